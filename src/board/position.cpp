@@ -1,0 +1,433 @@
+#include "qipu/board/position.hpp"
+
+#include <charconv>
+#include <vector>
+
+#include "qipu/board/movegen.hpp"
+
+namespace qipu {
+
+namespace polyglot {
+extern const std::uint64_t kRandom64[781];
+}
+
+namespace {
+
+// Polyglot orders pieces black pawn, white pawn, black knight, … white king.
+Key piece_key(Piece p, Square s) {
+  int kind = 2 * (type_of(p) - 1) + (color_of(p) == White ? 1 : 0);
+  return polyglot::kRandom64[64 * kind + s];
+}
+Key castling_key(int index) { return polyglot::kRandom64[768 + index]; }
+Key ep_key(Square s) { return polyglot::kRandom64[772 + file_of(s)]; }
+constexpr Key TurnKey = 0xF8D626AAAF278509ULL;  // entry 780, xored when White moves
+
+Key castling_keys(std::uint8_t rights) {
+  Key k = 0;
+  for (int i = 0; i < 4; ++i)
+    if (rights & (1 << i)) k ^= castling_key(i);
+  return k;
+}
+
+constexpr std::string_view PieceLetters = " PNBRQK  pnbrqk";
+
+std::vector<std::string_view> split_fields(std::string_view s) {
+  std::vector<std::string_view> fields;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+    std::size_t j = i;
+    while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
+    if (j > i) fields.push_back(s.substr(i, j - i));
+    i = j;
+  }
+  return fields;
+}
+
+bool parse_number(std::string_view s, int& out) {
+  if (s.empty() || s.size() > 6) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+}  // namespace
+
+// Reads the FEN fields one by one into a Position; each step returns an error or "".
+struct FenReader {
+  Position& pos;
+
+  std::string placement(std::string_view field) {
+    int rank = 7, file = 0;
+    for (std::size_t i = 0; i < field.size(); ++i) {
+      char c = field[i];
+      if (c == '/') {
+        if (file != 8) return "rank " + std::to_string(rank + 1) + " has " + std::to_string(file) + " squares, not 8";
+        if (--rank < 0) return "more than 8 ranks in the piece placement";
+        file = 0;
+      } else if (c >= '1' && c <= '8') {
+        file += c - '0';
+        if (file > 8) return "rank " + std::to_string(rank + 1) + " has more than 8 squares";
+      } else {
+        auto idx = PieceLetters.find(c);
+        if (c == ' ' || idx == std::string_view::npos)
+          return std::string("bad piece letter '") + c + "' in the piece placement";
+        if (file >= 8) return "rank " + std::to_string(rank + 1) + " has more than 8 squares";
+        pos.put(Piece(idx), make_square(file++, rank));
+      }
+    }
+    if (rank != 0) return "the piece placement has " + std::to_string(8 - rank) + " ranks, not 8";
+    if (file != 8) return "rank 1 has " + std::to_string(file) + " squares, not 8";
+    return "";
+  }
+
+  std::string side(std::string_view field) {
+    if (field == "w") pos.side_ = White;
+    else if (field == "b") pos.side_ = Black;
+    else return "side to move must be 'w' or 'b', not '" + std::string(field) + "'";
+    return "";
+  }
+
+  // The outermost rook of colour c on the given side of its king, for KQkq / X-FEN.
+  Square outer_rook(Color c, bool long_side) {
+    Square k = pos.king(c);
+    int rank = c == White ? 0 : 7;
+    for (int i = 0; i < 8; ++i) {
+      int f = long_side ? i : 7 - i;
+      if ((long_side && f >= file_of(k)) || (!long_side && f <= file_of(k))) break;
+      if (pos.piece_on(make_square(f, rank)) == make_piece(c, Rook)) return make_square(f, rank);
+    }
+    return NoSquare;
+  }
+
+  std::string castling(std::string_view field) {
+    if (field == "-") return "";
+    for (char c : field) {
+      Color col = (c >= 'a' && c <= 'z') ? Black : White;
+      char up = char(c & ~0x20);
+      if (popcount(pos.pieces(col, King)) != 1) return "castling rights given without a king";
+      Square k = pos.king(col);
+      int rank = col == White ? 0 : 7;
+      if (rank_of(k) != rank) return std::string("castling right '") + c + "' but the king is not on its first rank";
+      Square rook;
+      if (up == 'K' || up == 'Q') rook = outer_rook(col, up == 'Q');
+      else if (up >= 'A' && up <= 'H') rook = make_square(up - 'A', rank);
+      else return std::string("bad castling letter '") + c + "'";
+      if (!is_ok(rook) || pos.piece_on(rook) != make_piece(col, Rook))
+        return std::string("castling right '") + c + "' but there is no rook for it";
+      bool long_side = file_of(rook) < file_of(k);
+      int idx = castling_index(col, long_side);
+      if (pos.castling_ & (1 << idx)) return std::string("castling right '") + c + "' given twice";
+      pos.castling_ |= std::uint8_t(1 << idx);
+      pos.castling_rook_[idx] = rook;
+      bool standard = file_of(k) == 4 && (file_of(rook) == 0 || file_of(rook) == 7);
+      if (!standard || (up != 'K' && up != 'Q')) pos.chess960_ = true;
+    }
+    return "";
+  }
+
+  std::string en_passant(std::string_view field) {
+    if (field == "-") return "";
+    if (field.size() != 2 || field[0] < 'a' || field[0] > 'h' || field[1] < '1' || field[1] > '8')
+      return "bad en passant square '" + std::string(field) + "'";
+    Square ep = make_square(field[0] - 'a', field[1] - '1');
+    Color us = pos.side_;
+    if (relative_rank(us, ep) != 5)
+      return "en passant square " + std::string(field) + " is not on the " + (us == White ? "6th" : "3rd") + " rank";
+    Square pushed = us == White ? Square(ep - 8) : Square(ep + 8);
+    Square origin = us == White ? Square(ep + 8) : Square(ep - 8);
+    if (pos.piece_on(pushed) != make_piece(~us, Pawn))
+      return "en passant square " + std::string(field) + " but no pawn has just moved two squares past it";
+    if (pos.piece_on(ep) != NoPiece || pos.piece_on(origin) != NoPiece)
+      return "en passant square " + std::string(field) + " but the pawn could not have just passed it";
+    pos.set_ep_after_double_push(pushed);
+    return "";
+  }
+
+  std::string clocks(std::string_view half, std::string_view full) {
+    int h, f;
+    if (!parse_number(half, h) || h < 0) return "bad halfmove clock '" + std::string(half) + "'";
+    if (!parse_number(full, f) || f < 1) return "bad fullmove number '" + std::string(full) + "' (must be 1 or more)";
+    pos.halfmove_ = std::uint16_t(h);
+    pos.fullmove_ = std::uint16_t(f);
+    return "";
+  }
+};
+
+Position::Position() { *this = *from_fen(StartFen).position; }
+
+FenResult Position::from_fen(std::string_view fen, bool chess960) {
+  FenResult result;
+  auto fail = [&](std::string msg) {
+    result.error = std::move(msg);
+    return result;
+  };
+  auto fields = split_fields(fen);
+  if (fields.size() != 4 && fields.size() != 6)
+    return fail("a FEN has 6 fields (or 4 without clocks), this one has " + std::to_string(fields.size()));
+  Position pos{Empty{}};
+  pos.chess960_ = chess960;
+  FenReader r{pos};
+  std::string err = r.placement(fields[0]);
+  if (err.empty()) err = r.side(fields[1]);
+  if (err.empty()) err = pos.check_setup();
+  if (err.empty()) err = r.castling(fields[2]);
+  if (err.empty()) err = r.en_passant(fields[3]);
+  if (err.empty() && fields.size() == 6) err = r.clocks(fields[4], fields[5]);
+  if (err.empty() && pos.ep_ != NoSquare && pos.halfmove_ != 0)
+    err = "en passant square set but the halfmove clock is not 0";
+  if (!err.empty()) return fail(std::move(err));
+  pos.key_ = pos.compute_key();
+  result.position = pos;
+  return result;
+}
+
+// Placement rules that do not depend on castling or en passant.
+std::string Position::check_setup() const {
+  for (Color c : {White, Black}) {
+    const char* name = c == White ? "White" : "Black";
+    int kings = popcount(pieces(c, King));
+    if (kings == 0) return std::string(name) + " has no king";
+    if (kings > 1) return std::string(name) + " has " + std::to_string(kings) + " kings";
+    if (popcount(pieces(c, Pawn)) > 8) return std::string(name) + " has more than 8 pawns";
+    if (popcount(pieces(c)) > 16) return std::string(name) + " has more than 16 pieces";
+  }
+  if (pieces(Pawn) & (rank_bb(0) | rank_bb(7))) return "a pawn stands on the first or last rank";
+  if (attackers_to(king(~side_), side_)) return "the side not to move is in check";
+  if (popcount(checkers()) > 2) return "the king is in check from more than two pieces";
+  return "";
+}
+
+std::string Position::castling_fen() const {
+  std::string s;
+  for (int idx : {0, 1, 2, 3}) {
+    if (!(castling_ & (1 << idx))) continue;
+    Color c = Color(idx / 2);
+    Square rook = castling_rook_[idx];
+    char letter;
+    if (!chess960_) {
+      letter = idx % 2 ? 'Q' : 'K';
+    } else {
+      // X-FEN where the rook is the outermost one, Shredder letters otherwise.
+      letter = char('A' + file_of(rook));
+      FenReader probe{const_cast<Position&>(*this)};
+      if (probe.outer_rook(c, idx % 2) == rook) letter = idx % 2 ? 'Q' : 'K';
+    }
+    s += c == White ? letter : char(letter | 0x20);
+  }
+  return s.empty() ? "-" : s;
+}
+
+std::string Position::fen() const {
+  std::string s;
+  for (int r = 7; r >= 0; --r) {
+    int empty = 0;
+    for (int f = 0; f < 8; ++f) {
+      Piece p = board_[make_square(f, r)];
+      if (p == NoPiece) { ++empty; continue; }
+      if (empty) s += char('0' + empty), empty = 0;
+      s += PieceLetters[p];
+    }
+    if (empty) s += char('0' + empty);
+    if (r) s += '/';
+  }
+  s += side_ == White ? " w " : " b ";
+  s += castling_fen();
+  s += ' ';
+  s += ep_legal() ? square_name(ep_) : "-";
+  s += ' ' + std::to_string(halfmove_) + ' ' + std::to_string(fullmove_);
+  return s;
+}
+
+void Position::put(Piece p, Square s) {
+  board_[s] = p;
+  by_type_[type_of(p)] |= square_bb(s);
+  by_color_[color_of(p)] |= square_bb(s);
+  key_ ^= piece_key(p, s);
+}
+
+void Position::remove(Square s) {
+  Piece p = board_[s];
+  board_[s] = NoPiece;
+  by_type_[type_of(p)] ^= square_bb(s);
+  by_color_[color_of(p)] ^= square_bb(s);
+  key_ ^= piece_key(p, s);
+}
+
+void Position::move_piece(Square from, Square to) {
+  Piece p = board_[from];
+  Bitboard both = square_bb(from) | square_bb(to);
+  board_[from] = NoPiece;
+  board_[to] = p;
+  by_type_[type_of(p)] ^= both;
+  by_color_[color_of(p)] ^= both;
+  key_ ^= piece_key(p, from) ^ piece_key(p, to);
+}
+
+// After a double push to `to`, the en passant square is kept (and hashed) only when a
+// pawn of the side to move stands beside it, as the Polyglot standard does.
+void Position::set_ep_after_double_push(Square to) {
+  Color them = color_of(board_[to]);
+  Square passed = them == White ? Square(to - 8) : Square(to + 8);
+  if (pawn_attacks(them, passed) & pieces(~them, Pawn)) {
+    ep_ = passed;
+    key_ ^= ep_key(ep_);
+  }
+}
+
+Square Position::castle_king_to(Square king_from, Square rook_from) {
+  return make_square(rook_from > king_from ? 6 : 2, rank_of(king_from));
+}
+Square Position::castle_rook_to(Square king_from, Square rook_from) {
+  return make_square(rook_from > king_from ? 5 : 3, rank_of(king_from));
+}
+
+void Position::play(Move m) {
+  Color us = side_;
+  if (ep_ != NoSquare) {
+    key_ ^= ep_key(ep_);
+    ep_ = NoSquare;
+  }
+  ++halfmove_;
+  if (!m.is_null()) {
+    Square from = m.from(), to = m.to();
+    PieceType moved = type_of(board_[from]);
+    if (m.kind() == MoveKind::Castling) {
+      remove(from);
+      remove(to);
+      put(make_piece(us, King), castle_king_to(from, to));
+      put(make_piece(us, Rook), castle_rook_to(from, to));
+    } else {
+      Square captured = m.kind() == MoveKind::EnPassant ? Square(to ^ 8) : to;
+      if (board_[captured] != NoPiece) {
+        remove(captured);
+        halfmove_ = 0;
+      }
+      move_piece(from, to);
+      if (moved == Pawn) {
+        halfmove_ = 0;
+        if (m.kind() == MoveKind::Promotion) {
+          remove(to);
+          put(make_piece(us, m.promotion()), to);
+        } else if ((from ^ to) == 16) {
+          set_ep_after_double_push(to);
+        }
+      }
+    }
+    if (castling_) {
+      std::uint8_t lost = moved == King ? (us == White ? 3 : 12) : 0;
+      for (int i = 0; i < 4; ++i)
+        if (castling_rook_[i] == from || castling_rook_[i] == to) lost |= std::uint8_t(1 << i);
+      lost &= castling_;
+      if (lost) {
+        key_ ^= castling_keys(lost);
+        castling_ &= std::uint8_t(~lost);
+      }
+    }
+  }
+  side_ = ~us;
+  key_ ^= TurnKey;
+  if (us == Black) ++fullmove_;
+#ifdef QIPU_DEBUG_KEYS
+  if (key_ != compute_key()) __builtin_trap();
+#endif
+}
+
+Key Position::compute_key() const {
+  Key k = 0;
+  for (Bitboard b = pieces(); b;) {
+    Square s = pop_lsb(b);
+    k ^= piece_key(board_[s], s);
+  }
+  k ^= castling_keys(castling_);
+  if (ep_ != NoSquare) k ^= ep_key(ep_);
+  if (side_ == White) k ^= TurnKey;
+  return k;
+}
+
+bool Position::ep_legal() const {
+  if (ep_ == NoSquare) return false;
+  MoveList list;
+  generate_legal(*this, list, MoveFilter::only(Pawn, square_bb(ep_)));
+  for (Move m : list)
+    if (m.kind() == MoveKind::EnPassant) return true;
+  return false;
+}
+
+Key Position::repetition_key() const {
+  return ep_ != NoSquare && !ep_legal() ? key_ ^ ep_key(ep_) : key_;
+}
+
+Bitboard Position::attackers_to(Square s, Color by, Bitboard occ) const {
+  return ((pawn_attacks(~by, s) & pieces(Pawn)) | (knight_attacks(s) & pieces(Knight)) |
+          (king_attacks(s) & pieces(King)) | (rook_attacks(s, occ) & pieces(Rook, Queen)) |
+          (bishop_attacks(s, occ) & pieces(Bishop, Queen))) &
+         pieces(by);
+}
+
+Bitboard Position::pinned(Color c) const {
+  Square k = king(c);
+  Bitboard snipers = ((rook_attacks(k, 0) & pieces(Rook, Queen)) | (bishop_attacks(k, 0) & pieces(Bishop, Queen))) &
+                     pieces(~c);
+  Bitboard result = 0;
+  while (snipers) {
+    Square s = pop_lsb(snipers);
+    Bitboard between = between_bb(k, s) & ~square_bb(s) & pieces();
+    if (between && !more_than_one(between)) result |= between & pieces(c);
+  }
+  return result;
+}
+
+// FIDE 3.8.2: the king's square, the squares it crosses and its destination must not be
+// attacked, the squares both pieces cross must be empty, and the king must not be in
+// check afterwards (which catches a Chess960 rook that was shielding the king).
+bool Position::castling_legal(Square king_from, Square rook_from) const {
+  Color us = side_;
+  Square kto = castle_king_to(king_from, rook_from), rto = castle_rook_to(king_from, rook_from);
+  Bitboard both = square_bb(king_from) | square_bb(rook_from);
+  Bitboard path = (between_bb(king_from, kto) | between_bb(rook_from, rto)) & ~both;
+  if (path & pieces()) return false;
+  Bitboard king_path = between_bb(king_from, kto) | square_bb(king_from);
+  for (Bitboard b = king_path; b;)
+    if (attackers_to(pop_lsb(b), ~us)) return false;
+  Bitboard after = (pieces() ^ both) | square_bb(kto) | square_bb(rto);
+  return !attackers_to(kto, ~us, after);
+}
+
+bool Position::is_legal(Move m) const {
+  MoveList list;
+  generate_legal(*this, list, {0x7E, square_bb(m.to())});
+  return list.contains(m);
+}
+
+std::string Position::uci(Move m) const {
+  if (m.is_null()) return "0000";
+  Square to = m.to();
+  if (m.kind() == MoveKind::Castling && !chess960_) to = castle_king_to(m.from(), to);
+  std::string s = square_name(m.from()) + square_name(to);
+  if (m.kind() == MoveKind::Promotion) s += " pnbrqk"[m.promotion()];
+  return s;
+}
+
+Move Position::parse_uci(std::string_view text) const {
+  MoveList list;
+  generate_legal(*this, list);
+  for (Move m : list) {
+    if (uci(m) == text) return m;
+    if (m.kind() == MoveKind::Castling && square_name(m.from()) + square_name(m.to()) == text) return m;
+  }
+  return Move::none();
+}
+
+bool Position::operator==(const Position& o) const {
+  return board_ == o.board_ && side_ == o.side_ && castling_ == o.castling_ &&
+         castling_rook_ == o.castling_rook_ && ep_ == o.ep_ && halfmove_ == o.halfmove_ &&
+         fullmove_ == o.fullmove_;
+}
+
+bool MoveList::contains(Move m) const {
+  for (Move x : *this)
+    if (x == m) return true;
+  return false;
+}
+
+}  // namespace qipu

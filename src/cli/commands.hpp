@@ -1,0 +1,14 @@
+// Each subcommand registers itself on the app and records the exit code it wants.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace qipu::cli {
+
+void setup_perft(CLI::App& app);
+
+// Exit codes: 0 success, 1 invalid input found, 2 usage or I/O problems.
+void set_exit_code(int code);
+int exit_code();
+
+}  // namespace qipu::cli

@@ -1,0 +1,18 @@
+// qipu: one file per subcommand; this file only wires them together.
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"qipu (棋谱) — check, store, search and convert chess games in PGN"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Show help for every command");
+  qipu::cli::setup_perft(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;  // usage errors exit 2, like every qipu error of that kind
+  }
+  return qipu::cli::exit_code();
+}
