@@ -1,0 +1,45 @@
+// Reads PGN files and replays their games on worker threads, handing the records back
+// in input order. Large files are split at game boundaries, so one file uses every core.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "qipu/game/record.hpp"
+#include "qipu/game/replay.hpp"
+#include "qipu/pgn/reader.hpp"
+
+namespace qipu::game {
+
+struct PipelineOptions {
+  pgn::ReaderOptions reader;
+  ReplayOptions replay;
+  unsigned jobs = 0;  // 0: every core
+};
+
+// What happened to one input as a whole.
+struct InputReport {
+  std::string path;
+  std::string encoding;          // "utf-8", "gb18030", "windows-1252"
+  std::string compression;       // "plain", "gzip", "zstd"
+  std::uint64_t bytes = 0;       // decoded bytes read
+  std::vector<pgn::SyntaxError> input_errors;  // cannot open, corrupt data, dropped chunks
+  bool opened = false;
+};
+
+struct PipelineCallbacks {
+  // Each game, in input order, on the calling thread.
+  std::function<void(const InputReport&, GameRecord&)> game;
+  // Once per input, after its last game.
+  std::function<void(const InputReport&)> input_done;
+  // Now and then while reading, with bytes read so far over all inputs.
+  std::function<void(std::uint64_t bytes, std::uint64_t games)> progress;
+};
+
+// Reads every path ("-" is standard input) and replays every game.
+void run_pipeline(const std::vector<std::string>& paths, const PipelineOptions& options,
+                  const PipelineCallbacks& callbacks);
+
+}  // namespace qipu::game

@@ -1,0 +1,63 @@
+// A game as read and replayed: tags, the move tree with its annotations, and every
+// problem found, each tied to its place in the source.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "qipu/board/game_state.hpp"
+#include "qipu/pgn/visitor.hpp"
+
+namespace qipu::game {
+
+struct Diagnostic {
+  bool error = true;     // false: a warning
+  pgn::SourcePos pos;    // where in the source
+  int ply = 0;           // 1 for White's first move; 0 for the game as a whole
+  std::string move;      // "31. Qxe1" as written, or empty
+  std::string message;   // what is wrong and what was expected
+};
+
+struct MoveNode;
+using Line = std::vector<MoveNode>;
+
+struct MoveNode {
+  Move move;                              // Move::none() when the token was not replayed
+  std::string token;                      // the text as written, kept when move is none
+  std::vector<std::string> pre_comments;  // comments before the move (start of a line)
+  std::vector<std::string> comments;      // comments after the move
+  std::vector<std::uint8_t> nags;
+  std::vector<Line> variations;           // alternatives to this move, in order
+  pgn::SourcePos pos;
+};
+
+struct GameRecord {
+  std::uint64_t index = 0;  // position of the game in its input, from 1
+  pgn::SourcePos start;
+  std::vector<std::pair<std::string, std::string>> tags;  // in source order
+  std::optional<std::string> start_fen;                   // set-up position, when given
+  Position start_position;
+  Line mainline;
+  std::vector<std::string> final_comments;  // comments of a game with no moves
+  std::string result;                       // movetext result, empty when missing
+  Termination termination = Termination::None;
+  Position final_position;
+  std::vector<Diagnostic> diagnostics;
+  std::string raw;  // the game's text as decoded (kept for rejects)
+
+  [[nodiscard]] std::string_view tag(std::string_view name) const;
+  [[nodiscard]] int error_count() const;
+  [[nodiscard]] int warning_count() const;
+  [[nodiscard]] bool valid() const { return error_count() == 0; }
+  // Plies of the mainline that were replayed.
+  [[nodiscard]] int plies() const;
+};
+
+// "31. Qxe1" or "31... Qxe1" for a move played from `before`.
+std::string numbered_move(const Position& before, std::string_view san);
+
+}  // namespace qipu::game

@@ -1,0 +1,46 @@
+// Replays the games a PGN reader visits: every mainline and variation move is resolved
+// on the board, and every problem is recorded at its ply and source position.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "qipu/game/record.hpp"
+#include "qipu/pgn/visitor.hpp"
+
+namespace qipu::game {
+
+struct ReplayOptions {
+  // Strict: non-standard SAN (superfluous disambiguation, missing or wrong +/#, 0-0,
+  // P, long algebraic, e.p.) is an error instead of a warning.
+  bool strict = false;
+  // Keep every game's raw text in the record; invalid games always keep theirs (rejects).
+  bool keep_raw = false;
+};
+
+// A pgn::Visitor that builds a GameRecord per game and hands it to `on_game`.
+class Replayer : public pgn::Visitor {
+ public:
+  using GameHandler = std::function<pgn::Visit(GameRecord&)>;
+  // Errors outside any game (unreadable or corrupt input).
+  using InputErrorHandler = std::function<void(const pgn::SyntaxError&)>;
+  Replayer(ReplayOptions options, GameHandler on_game, InputErrorHandler on_input_error = {});
+  ~Replayer() override;
+
+  pgn::Visit begin_game(const pgn::GameInfo& info) override;
+  pgn::Visit tag(std::string_view name, std::string_view value, pgn::SourcePos pos) override;
+  pgn::Visit move(std::string_view token, pgn::SourcePos pos) override;
+  pgn::Visit nag(int nag, pgn::SourcePos pos) override;
+  pgn::Visit comment(std::string_view text, pgn::SourcePos pos) override;
+  pgn::Visit begin_variation(pgn::SourcePos pos) override;
+  void end_variation() override;
+  void result(std::string_view text, pgn::SourcePos pos) override;
+  pgn::Visit end_game(const pgn::GameEnd& end) override;
+  void syntax_error(const pgn::SyntaxError& error) override;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace qipu::game

@@ -1,0 +1,68 @@
+// SAN as its own type: parsed from text without a position, then resolved against one.
+// Syntax errors (parse) and semantic errors (resolve: illegal, ambiguous) are distinct.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "qipu/board/position.hpp"
+
+namespace qipu {
+
+// Departures from standard SAN that the reader accepts but reports (errors in --strict).
+enum SanStyle : std::uint8_t {
+  StyleZeroCastling = 1,  // 0-0 instead of O-O
+  StylePawnLetter = 2,    // an explicit P
+  StyleLongAlgebraic = 4, // origin square given (e2-e4, Ng1f3)
+  StyleEpSuffix = 8,      // trailing e.p.
+  StyleDoubleCheck = 16,  // ++ for check
+};
+
+struct San {
+  enum class Kind : std::uint8_t { Normal, CastleShort, CastleLong, Null };
+  enum class Suffix : std::uint8_t { None, Check, Mate };
+  Kind kind = Kind::Normal;
+  PieceType piece = Pawn;
+  std::int8_t from_file = -1;  // disambiguation, -1 when absent
+  std::int8_t from_rank = -1;
+  Square to = NoSquare;
+  PieceType promotion = NoPieceType;
+  bool capture = false;
+  Suffix suffix = Suffix::None;
+  std::uint8_t style = 0;  // SanStyle bits
+};
+
+struct SanParse {
+  std::optional<San> san;
+  std::string error;  // what was expected, when san is empty
+};
+
+// Reads one move token: SAN and the forms met in the wild (long algebraic, 0-0, P,
+// e8Q / e8(Q) / e8/Q promotions, e.p., --, Z0).
+SanParse parse_san(std::string_view token);
+
+// What went wrong when a SAN does not name exactly one legal move.
+struct SanResolution {
+  Move move;                // set when exactly one legal move matches
+  std::string error;        // illegal or ambiguous, with the reason
+  bool ambiguous = false;
+};
+SanResolution resolve_san(const Position& pos, const San& san);
+
+// Piece words for writing moves; English SAN letters by default.
+struct PieceNames {
+  std::string_view name;                  // "en", "zh", …
+  std::string_view pieces[7];             // indexed by PieceType; the pawn's word is usually empty
+  std::string_view castle_short = "O-O";
+  std::string_view castle_long = "O-O-O";
+};
+const PieceNames& english_names();
+
+// Canonical SAN of a legal move, with + or # (playing the move to find out).
+std::string format_san(const Position& pos, Move m, const PieceNames& names = english_names());
+// The SAN body without check suffix, for callers who know the check state already.
+std::string format_san_body(const Position& pos, Move m, const PieceNames& names = english_names());
+
+}  // namespace qipu

@@ -1,0 +1,49 @@
+// Pieces shared by the subcommands that read PGN: input options, diagnostics lines,
+// progress on a terminal, JSON string escaping.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "qipu/game/pipeline.hpp"
+
+namespace qipu::cli {
+
+// Options every PGN-reading command takes.
+struct InputOptions {
+  std::vector<std::string> files;
+  std::string encoding = "auto";
+  unsigned jobs = 0;
+  bool strict = false;
+};
+void add_input_options(CLI::App& cmd, InputOptions& o);
+game::PipelineOptions pipeline_options(const InputOptions& o);
+
+// "White – Black" from the roster tags, "?" for missing names.
+std::string players(const game::GameRecord& rec);
+
+// FILE:LINE:COL: error|warning: game N (White – Black), move 31. Qxe1: message
+std::string format_diagnostic(const std::string& file, const game::GameRecord& rec, const game::Diagnostic& d);
+std::string format_input_error(const std::string& file, const pgn::SyntaxError& e);
+// The source line of a diagnostic with a caret under its column (for --verbose).
+std::string caret_excerpt(const game::GameRecord& rec, const game::Diagnostic& d);
+
+void append_json_string(std::string& out, std::string_view s);
+
+// A one-line progress report on stderr, only when stderr is a terminal.
+class Progress {
+ public:
+  explicit Progress(const std::vector<std::string>& files);
+  void update(std::uint64_t bytes, std::uint64_t games);
+  void finish();
+
+ private:
+  bool enabled_ = false;
+  std::uint64_t total_bytes_ = 0;
+  std::chrono::steady_clock::time_point start_, last_;
+};
+
+}  // namespace qipu::cli

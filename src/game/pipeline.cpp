@@ -1,0 +1,202 @@
+#include "qipu/game/pipeline.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace qipu::game {
+
+namespace {
+
+// Games cut from one input, replayed together on one worker.
+struct Batch {
+  std::size_t seq = 0;
+  std::size_t input = 0;
+  std::vector<std::string> texts;
+  std::vector<pgn::RawGame> games;  // text views point into `texts`
+  std::vector<GameRecord> records;
+  std::vector<pgn::SyntaxError> input_errors;
+  std::size_t bytes = 0;
+};
+
+constexpr std::size_t BatchGames = 256;
+constexpr std::size_t BatchBytes = 1 << 20;
+
+// A parser and a replayer that append records to whichever batch is current.
+struct Worker {
+  pgn::GameParser parser;
+  Replayer replayer;
+  pgn::ReadStats stats;
+  std::vector<GameRecord>* records = nullptr;
+  std::vector<pgn::SyntaxError>* errors = nullptr;
+
+  explicit Worker(const PipelineOptions& o)
+      : parser(o.reader),
+        replayer(
+            o.replay,
+            [this](GameRecord& r) {
+              records->push_back(std::move(r));
+              return pgn::Visit::Continue;
+            },
+            [this](const pgn::SyntaxError& e) { errors->push_back(e); }) {}
+
+  void run(Batch& b) {
+    records = &b.records;
+    errors = &b.input_errors;
+    b.records.reserve(b.games.size());
+    for (const auto& g : b.games) (void)parser.parse(g, replayer, stats);
+  }
+};
+
+unsigned worker_count(unsigned jobs) {
+  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+  return jobs;
+}
+
+// Reads inputs in order, hands batches to workers, delivers results in order.
+class Runner {
+ public:
+  Runner(const std::vector<std::string>& paths, const PipelineOptions& o, const PipelineCallbacks& cb)
+      : paths_(paths), opts_(o), cb_(cb), reports_(paths.size()) {}
+
+  void run() {
+    unsigned n = worker_count(opts_.jobs);
+    for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this] { work(); });
+    for (std::size_t i = 0; i < paths_.size(); ++i) read_input(i);
+    {
+      std::lock_guard lock(mu_);
+      closing_ = true;
+    }
+    cv_work_.notify_all();
+    while (delivered_ < next_seq_) deliver_next();
+    for (auto& t : threads_) t.join();
+    finish_inputs(paths_.size());
+  }
+
+ private:
+  void read_input(std::size_t i) {
+    InputReport& rep = reports_[i];
+    rep.path = paths_[i];
+    try {
+      auto src = pgn::open_source(paths_[i]);
+      rep.opened = true;
+      rep.compression = src->compression();
+      pgn::GameChunker chunker(*src, opts_.reader);
+      Batch batch;
+      batch.input = i;
+      pgn::RawGame raw;
+      try {
+        while (chunker.next(raw)) {
+          if (rep.encoding.empty()) rep.encoding = chunker.encoding();
+          add_game(batch, raw);
+          rep.bytes = chunker.bytes_read();
+          if (batch.games.size() >= BatchGames || batch.bytes >= BatchBytes) submit(batch, i);
+        }
+      } catch (const pgn::SourceError& e) {
+        batch.input_errors.push_back({0, {}, e.what()});
+      }
+      if (rep.encoding.empty()) rep.encoding = chunker.encoding();
+      rep.bytes = chunker.bytes_read();
+      submit(batch, i);
+    } catch (const pgn::SourceError& e) {
+      Batch batch;
+      batch.input = i;
+      batch.input_errors.push_back({0, {}, e.what()});
+      submit(batch, i);
+    }
+  }
+
+  static void add_game(Batch& b, const pgn::RawGame& raw) {
+    b.texts.emplace_back(raw.text);
+    b.games.push_back(raw);
+    b.bytes += raw.text.size();
+  }
+
+  // Queues the batch (even an empty one, to keep per-input order) and starts a new one.
+  void submit(Batch& batch, std::size_t input) {
+    // Views must point into the batch's own copies, which move with it.
+    for (std::size_t k = 0; k < batch.games.size(); ++k) batch.games[k].text = batch.texts[k];
+    batch.seq = next_seq_++;
+    bytes_read_ += batch.bytes;
+    {
+      std::lock_guard lock(mu_);
+      queue_.push_back(std::move(batch));
+    }
+    cv_work_.notify_one();
+    batch = Batch{};
+    batch.input = input;
+    while (next_seq_ - delivered_ > 2 * threads_.size() + 2) deliver_next();
+  }
+
+  void work() {
+    Worker w(opts_);
+    for (;;) {
+      Batch b;
+      {
+        std::unique_lock lock(mu_);
+        cv_work_.wait(lock, [&] { return !queue_.empty() || closing_; });
+        if (queue_.empty()) return;
+        b = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      w.run(b);
+      {
+        std::lock_guard lock(mu_);
+        done_.emplace(b.seq, std::move(b));
+      }
+      cv_done_.notify_all();
+    }
+  }
+
+  // Waits for the next batch in order and hands its games to the caller.
+  void deliver_next() {
+    Batch b;
+    {
+      std::unique_lock lock(mu_);
+      cv_done_.wait(lock, [&] { return done_.count(delivered_) > 0; });
+      auto it = done_.find(delivered_);
+      b = std::move(it->second);
+      done_.erase(it);
+    }
+    ++delivered_;
+    finish_inputs(b.input);
+    InputReport& rep = reports_[b.input];
+    for (auto& e : b.input_errors) rep.input_errors.push_back(std::move(e));
+    for (auto& r : b.records) {
+      ++games_;
+      if (cb_.game) cb_.game(rep, r);
+    }
+    if (cb_.progress) cb_.progress(bytes_read_, games_);
+  }
+
+  // Reports inputs before `upto` as done, once each.
+  void finish_inputs(std::size_t upto) {
+    for (; finished_ < upto; ++finished_)
+      if (cb_.input_done) cb_.input_done(reports_[finished_]);
+  }
+
+  const std::vector<std::string>& paths_;
+  const PipelineOptions& opts_;
+  const PipelineCallbacks& cb_;
+  std::vector<InputReport> reports_;
+  std::vector<std::thread> threads_;
+  std::mutex mu_;
+  std::condition_variable cv_work_, cv_done_;
+  std::deque<Batch> queue_;
+  std::map<std::size_t, Batch> done_;
+  bool closing_ = false;
+  std::size_t next_seq_ = 0, delivered_ = 0, finished_ = 0;
+  std::uint64_t bytes_read_ = 0, games_ = 0;
+};
+
+}  // namespace
+
+void run_pipeline(const std::vector<std::string>& paths, const PipelineOptions& options,
+                  const PipelineCallbacks& callbacks) {
+  Runner(paths, options, callbacks).run();
+}
+
+}  // namespace qipu::game

@@ -1,0 +1,331 @@
+#include "qipu/game/replay.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include "qipu/board/movegen.hpp"
+#include "qipu/notation/san.hpp"
+
+namespace qipu::game {
+
+using pgn::SourcePos;
+using pgn::Visit;
+
+namespace {
+
+// One line of play being replayed: the mainline or an open variation.
+struct Frame {
+  Line* line;
+  GameState state;   // after the last move of the line
+  Position before;   // before the last move: where a variation on it starts
+  bool broken;       // a move could not be replayed: the rest is kept as text
+};
+
+int ply_of(const Position& pos) { return 2 * (pos.fullmove_number() - 1) + (pos.side_to_move() == Black) + 1; }
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return out;
+}
+
+// Chess960 or standard; anything else is refused by name.
+std::optional<bool> variant_is_960(std::string_view v) {
+  std::string s = lower(v);
+  if (s.empty() || s == "standard" || s == "chess" || s == "normal" || s == "from position") return false;
+  if (s == "chess960" || s == "chess 960" || s == "fischerandom" || s == "fischer random" || s == "960" ||
+      s == "freestyle")
+    return true;
+  return std::nullopt;
+}
+
+bool two_digits_in(std::string_view s, int lo, int hi) {
+  if (s == "??") return true;
+  int n = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+  return ec == std::errc() && p == s.data() + s.size() && n >= lo && n <= hi;
+}
+
+// YYYY.MM.DD with ? for unknown digits, as the PGN standard writes dates.
+bool date_well_formed(std::string_view d) {
+  if (d.size() != 10 || d[4] != '.' || d[7] != '.') return false;
+  for (int i : {0, 1, 2, 3})
+    if (!std::isdigit(static_cast<unsigned char>(d[i])) && d[i] != '?') return false;
+  return two_digits_in(d.substr(5, 2), 1, 12) && two_digits_in(d.substr(8, 2), 1, 31);
+}
+
+San::Suffix actual_suffix(const Position& after) {
+  if (!after.in_check()) return San::Suffix::None;
+  return has_legal_move(after) ? San::Suffix::Check : San::Suffix::Mate;
+}
+
+std::string suffix_problem(San::Suffix written, San::Suffix actual) {
+  if (written == actual) return {};
+  if (actual == San::Suffix::Mate) return written == San::Suffix::Check ? "the move mates: expected '#' not '+'" : "the move mates: expected '#'";
+  if (actual == San::Suffix::Check) return written == San::Suffix::Mate ? "'#' but the move is not mate: expected '+'" : "the move gives check: expected '+'";
+  return written == San::Suffix::Mate ? "'#' but the move does not give check" : "'+' but the move does not give check";
+}
+
+// Disambiguation characters the move needs, from its canonical SAN body.
+int needed_disambiguation(const Position& before, Move m) {
+  std::string body = format_san_body(before, m);
+  int fixed = 1 + (body.find('x') != std::string::npos) + 2;
+  return int(body.size()) - fixed;
+}
+
+}  // namespace
+
+struct Replayer::Impl {
+  ReplayOptions options;
+  GameHandler on_game;
+  InputErrorHandler on_input_error;
+  GameRecord rec;
+  std::vector<Frame> frames;
+  std::vector<std::string> pending_comments;
+  std::vector<std::uint8_t> pending_nags;
+  bool started = false;
+
+  void diagnose(bool error, SourcePos pos, int ply, std::string move, std::string message) {
+    rec.diagnostics.push_back({error, pos, ply, std::move(move), std::move(message)});
+  }
+
+  // Sets up the start position from the Variant, SetUp and FEN tags, once.
+  void start() {
+    if (started) return;
+    started = true;
+    bool broken = false;
+    auto is960 = variant_is_960(rec.tag("Variant"));
+    if (!is960) {
+      diagnose(true, rec.start, 0, {}, "variant '" + std::string(rec.tag("Variant")) + "' is not supported (only standard chess and Chess960)");
+      broken = true;
+    }
+    std::string_view fen = rec.tag("FEN");
+    if (!fen.empty()) {
+      auto parsed = Position::from_fen(fen, is960.value_or(false));
+      if (parsed) {
+        rec.start_position = *parsed.position;
+        rec.start_fen = std::string(fen);
+      } else {
+        diagnose(true, rec.start, 0, {}, "invalid FEN tag: " + parsed.error);
+        broken = true;
+      }
+    } else if (rec.tag("SetUp") == "1") {
+      diagnose(true, rec.start, 0, {}, "SetUp is \"1\" but there is no FEN tag");
+      broken = true;
+    } else if (is960.value_or(false)) {
+      diagnose(true, rec.start, 0, {}, "a Chess960 game needs a FEN tag with its start position");
+      broken = true;
+    }
+    frames.push_back({&rec.mainline, GameState(rec.start_position), rec.start_position, broken});
+  }
+
+  // Reports style departures: errors in strict mode, warnings otherwise.
+  void check_style(const San& san, const Position& before, const Position& after, Move m, SourcePos pos,
+                   std::string_view token) {
+    auto report = [&](std::string msg) {
+      diagnose(options.strict, pos, ply_of(before), numbered_move(before, token), std::move(msg));
+    };
+    if (san.style & StyleZeroCastling) report("castling written with zeros: expected O-O or O-O-O");
+    if (san.style & StylePawnLetter) report("pawn written with P: SAN gives pawns no letter");
+    if (san.style & StyleLongAlgebraic) report("long algebraic notation: expected " + format_san(before, m));
+    if (san.style & StyleEpSuffix) report("'e.p.' is not part of SAN");
+    if (san.piece != Pawn && san.kind == San::Kind::Normal && !(san.style & StyleLongAlgebraic)) {
+      int given = (san.from_file >= 0) + (san.from_rank >= 0);
+      if (given > needed_disambiguation(before, m)) report("superfluous disambiguation: expected " + format_san(before, m));
+    }
+    San::Suffix actual = actual_suffix(after);
+    if (std::string problem = suffix_problem(san.suffix, actual); !problem.empty()) report(problem);
+  }
+
+  void take_pending(MoveNode& node) {
+    node.pre_comments = std::move(pending_comments);
+    pending_comments.clear();
+    node.nags = std::move(pending_nags);
+    pending_nags.clear();
+  }
+
+  void add_move(std::string_view token, SourcePos pos) {
+    start();
+    Frame& f = frames.back();
+    MoveNode& node = f.line->emplace_back();
+    node.pos = pos;
+    take_pending(node);
+    if (f.broken) {
+      node.token = token;
+      return;
+    }
+    const Position& now = f.state.position();
+    SanParse parsed = parse_san(token);
+    if (!parsed.san) {
+      diagnose(true, pos, ply_of(now), numbered_move(now, token), "unknown move token '" + std::string(token) + "': " + parsed.error);
+      return break_line(f, node, token);
+    }
+    SanResolution r = resolve_san(now, *parsed.san);
+    if (r.move.is_none()) {
+      diagnose(true, pos, ply_of(now), numbered_move(now, token), (r.ambiguous ? "ambiguous move: " : "illegal move: ") + r.error);
+      return break_line(f, node, token);
+    }
+    f.before = now;
+    f.state.play(r.move);
+    node.move = r.move;
+    check_style(*parsed.san, f.before, f.state.position(), r.move, pos, token);
+  }
+
+  static void break_line(Frame& f, MoveNode& node, std::string_view token) {
+    f.broken = true;
+    node.token = token;
+  }
+
+  Visit open_variation(SourcePos pos) {
+    start();
+    Frame& f = frames.back();
+    if (f.line->empty()) {
+      diagnose(true, pos, 0, {}, "a variation must follow the move it replaces");
+      return Visit::Skip;
+    }
+    MoveNode& parent = f.line->back();
+    Line& line = parent.variations.emplace_back();
+    bool broken = parent.move.is_none();  // nothing to branch from when the move failed
+    Frame child{&line, broken ? f.state : f.state.rewind(f.before), f.before, broken};
+    frames.push_back(std::move(child));
+    return Visit::Continue;
+  }
+
+  void close_variation() {
+    if (frames.size() <= 1) return;
+    if (!pending_comments.empty() || !pending_nags.empty()) {
+      // An empty variation holding only annotations: keep them on the move it follows.
+      MoveNode& parent = frames[frames.size() - 2].line->back();
+      for (auto& c : pending_comments) parent.comments.push_back(std::move(c));
+      pending_comments.clear();
+      pending_nags.clear();
+    }
+    frames.pop_back();
+  }
+
+  void finish_result_checks() {
+    std::string_view tag_result = rec.tag("Result");
+    if (!rec.result.empty() && !tag_result.empty() && tag_result != rec.result)
+      diagnose(false, rec.start, 0, {}, "the Result tag says " + std::string(tag_result) + " but the movetext ends " + rec.result);
+    std::string result = rec.result.empty() ? std::string(tag_result) : rec.result;
+    const Frame& main = frames.front();
+    if (main.broken || result.empty() || result == "*") return;
+    const Position& pos = main.state.position();
+    bool decisive = result == "1-0" || result == "0-1";
+    if (rec.termination == Termination::Checkmate) {
+      std::string expected = pos.side_to_move() == White ? "0-1" : "1-0";
+      if (result != expected)
+        diagnose(false, rec.start, 0, {}, "result " + result + " but " + (pos.side_to_move() == White ? "White" : "Black") +
+                                              " is checkmated: expected " + expected);
+    } else if (ends_game(rec.termination) && decisive) {
+      diagnose(false, rec.start, 0, {}, "result " + result + " but the game ended drawn by " +
+                                            std::string(termination_name(rec.termination)));
+    }
+  }
+
+  void finish_tag_checks() {
+    for (std::size_t i = 0; i < rec.tags.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (rec.tags[i].first == rec.tags[j].first) {
+          diagnose(false, rec.start, 0, {}, "duplicate tag " + rec.tags[i].first);
+          break;
+        }
+    if (std::string_view d = rec.tag("Date"); !d.empty() && !date_well_formed(d))
+      diagnose(false, rec.start, 0, {}, "malformed Date \"" + std::string(d) + "\": expected YYYY.MM.DD with ? for unknown digits");
+    if (std::string_view pc = rec.tag("PlyCount"); !pc.empty() && !frames.front().broken) {
+      int n = -1;
+      std::from_chars(pc.data(), pc.data() + pc.size(), n);
+      int plies = int(rec.mainline.size());
+      if (n != plies)
+        diagnose(false, rec.start, 0, {}, "PlyCount tag says " + std::string(pc) + " but the game has " + std::to_string(plies) + " plies");
+    }
+  }
+
+  void finish() {
+    start();
+    while (frames.size() > 1) frames.pop_back();
+    if (!pending_comments.empty()) {
+      if (rec.mainline.empty()) rec.final_comments = std::move(pending_comments);
+      else for (auto& c : pending_comments) rec.mainline.back().comments.push_back(std::move(c));
+      pending_comments.clear();
+    }
+    pending_nags.clear();
+    const Frame& main = frames.front();
+    rec.final_position = main.state.position();
+    rec.termination = main.broken ? Termination::None : main.state.termination();
+    finish_tag_checks();
+    finish_result_checks();
+  }
+};
+
+Replayer::Replayer(ReplayOptions options, GameHandler on_game, InputErrorHandler on_input_error)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->options = options;
+  impl_->on_game = std::move(on_game);
+  impl_->on_input_error = std::move(on_input_error);
+}
+Replayer::~Replayer() = default;
+
+Visit Replayer::begin_game(const pgn::GameInfo& info) {
+  Impl& s = *impl_;
+  s.rec = GameRecord{};
+  s.rec.index = info.index;
+  s.rec.start = info.start;
+  s.frames.clear();
+  s.pending_comments.clear();
+  s.pending_nags.clear();
+  s.started = false;
+  return Visit::Continue;
+}
+
+Visit Replayer::tag(std::string_view name, std::string_view value, SourcePos) {
+  impl_->rec.tags.emplace_back(std::string(name), std::string(value));
+  return Visit::Continue;
+}
+
+Visit Replayer::move(std::string_view token, SourcePos pos) {
+  impl_->add_move(token, pos);
+  return Visit::Continue;
+}
+
+Visit Replayer::nag(int nag, SourcePos) {
+  Impl& s = *impl_;
+  s.start();
+  Frame& f = s.frames.back();
+  if (f.line->empty() || !s.pending_comments.empty()) s.pending_nags.push_back(std::uint8_t(nag));
+  else f.line->back().nags.push_back(std::uint8_t(nag));
+  return Visit::Continue;
+}
+
+Visit Replayer::comment(std::string_view text, SourcePos) {
+  Impl& s = *impl_;
+  s.start();
+  Frame& f = s.frames.back();
+  if (f.line->empty()) s.pending_comments.emplace_back(text);
+  else f.line->back().comments.emplace_back(text);
+  return Visit::Continue;
+}
+
+Visit Replayer::begin_variation(SourcePos pos) { return impl_->open_variation(pos); }
+void Replayer::end_variation() { impl_->close_variation(); }
+void Replayer::result(std::string_view text, SourcePos) { impl_->rec.result = text; }
+
+Visit Replayer::end_game(const pgn::GameEnd& end) {
+  Impl& s = *impl_;
+  s.finish();
+  if (s.options.keep_raw || !s.rec.valid()) s.rec.raw = end.raw;
+  return s.on_game ? s.on_game(s.rec) : Visit::Continue;
+}
+
+void Replayer::syntax_error(const pgn::SyntaxError& error) {
+  Impl& s = *impl_;
+  if (error.game_index == 0 || error.game_index != s.rec.index) {
+    if (s.on_input_error) s.on_input_error(error);
+    return;
+  }
+  s.start();
+  s.diagnose(true, error.pos, 0, {}, error.message);
+  for (Frame& f : s.frames) f.broken = true;  // later tokens may be misaligned: keep them as text
+}
+
+}  // namespace qipu::game

@@ -1,0 +1,267 @@
+#include "qipu/notation/san.hpp"
+
+#include "qipu/board/movegen.hpp"
+
+namespace qipu {
+
+namespace {
+
+PieceType piece_from_letter(char c) {
+  switch (c) {
+    case 'N': return Knight;
+    case 'B': return Bishop;
+    case 'R': return Rook;
+    case 'Q': return Queen;
+    case 'K': return King;
+    case 'P': return Pawn;
+    default: return NoPieceType;
+  }
+}
+bool is_file(char c) { return c >= 'a' && c <= 'h'; }
+bool is_rank(char c) { return c >= '1' && c <= '8'; }
+bool ends_with(std::string_view s, std::string_view tail) {
+  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+// Removes the check, mate and e.p. marks from the end of the token.
+void strip_suffixes(std::string_view& t, San& san) {
+  if (ends_with(t, "e.p.")) {
+    san.style |= StyleEpSuffix;
+    t.remove_suffix(4);
+  }
+  if (ends_with(t, "#")) {
+    san.suffix = San::Suffix::Mate;
+    t.remove_suffix(1);
+  } else if (ends_with(t, "++")) {
+    san.suffix = San::Suffix::Check;
+    san.style |= StyleDoubleCheck;
+    t.remove_suffix(2);
+  } else if (ends_with(t, "+")) {
+    san.suffix = San::Suffix::Check;
+    t.remove_suffix(1);
+  }
+  if (ends_with(t, "e.p.")) {  // e.p. may also follow the check sign
+    san.style |= StyleEpSuffix;
+    t.remove_suffix(4);
+  }
+}
+
+// Reads a promotion from the end: =Q, Q, (Q), /Q, and lower-case q after the rank.
+bool strip_promotion(std::string_view& t, San& san) {
+  if (t.size() >= 3 && t.back() == ')' && t[t.size() - 3] == '(') {
+    san.promotion = piece_from_letter(t[t.size() - 2]);
+    t.remove_suffix(3);
+  } else if (t.size() >= 2 && !is_rank(t.back())) {
+    char c = t.back();
+    if (c >= 'a' && c <= 'z' && c != 'b') c = char(c - 32);  // e8q; e8b would be a file
+    san.promotion = piece_from_letter(c);
+    if (san.promotion == NoPieceType) return true;  // not a promotion: let the body fail
+    t.remove_suffix(1);
+    if (!t.empty() && (t.back() == '=' || t.back() == '/')) t.remove_suffix(1);
+  } else {
+    return true;
+  }
+  return san.promotion != NoPieceType && san.promotion != Pawn && san.promotion != King;
+}
+
+SanParse fail(std::string msg) { return {std::nullopt, std::move(msg)}; }
+
+}  // namespace
+
+SanParse parse_san(std::string_view t) {
+  San san;
+  strip_suffixes(t, san);
+  if (t == "O-O" || t == "0-0" || t == "O-O-O" || t == "0-0-0") {
+    san.kind = t.size() == 3 ? San::Kind::CastleShort : San::Kind::CastleLong;
+    if (t[0] == '0') san.style |= StyleZeroCastling;
+    return {san, {}};
+  }
+  if (t == "--" || t == "Z0" || t == "0000") {
+    san.kind = San::Kind::Null;
+    return {san, {}};
+  }
+  if (t.empty()) return fail("expected a move");
+  if (PieceType p = piece_from_letter(t[0]); p != NoPieceType) {
+    san.piece = p;
+    if (p == Pawn) san.style |= StylePawnLetter;
+    t.remove_prefix(1);
+  }
+  if (!strip_promotion(t, san)) return fail("expected a promotion piece Q, R, B or N");
+  if (san.promotion != NoPieceType && san.piece != Pawn) return fail("only a pawn can promote");
+  // What is left: [file][rank][-|x|:][file rank]
+  if (t.size() < 2 || !is_file(t[t.size() - 2]) || !is_rank(t.back()))
+    return fail("expected a destination square such as e4");
+  san.to = make_square(t[t.size() - 2] - 'a', t.back() - '1');
+  t.remove_suffix(2);
+  if (!t.empty() && (t.back() == 'x' || t.back() == ':')) {
+    san.capture = true;
+    t.remove_suffix(1);
+  }
+  if (!t.empty() && t.back() == '-') {
+    san.style |= StyleLongAlgebraic;
+    t.remove_suffix(1);
+    if (!t.empty() && (t.back() == 'x' || t.back() == ':')) san.capture = true, t.remove_suffix(1);
+  }
+  if (!t.empty() && is_rank(t.back())) san.from_rank = std::int8_t(t.back() - '1'), t.remove_suffix(1);
+  if (!t.empty() && is_file(t.back())) san.from_file = std::int8_t(t.back() - 'a'), t.remove_suffix(1);
+  if (!t.empty()) return fail("unexpected '" + std::string(t) + "' in the move");
+  if (san.piece == Pawn) {
+    if (san.from_rank >= 0) san.style |= StyleLongAlgebraic;
+    if (san.from_file >= 0 && san.from_file != file_of(san.to)) san.capture = true;  // "ed5"
+  } else if (san.from_file >= 0 && san.from_rank >= 0) {
+    // A full origin square is SAN only when it is needed; replay decides that.
+  }
+  return {san, {}};
+}
+
+namespace {
+
+const char* piece_name(PieceType t) {
+  static const char* names[] = {"", "pawn", "knight", "bishop", "rook", "queen", "king"};
+  return names[t];
+}
+const char* color_name(Color c) { return c == White ? "White" : "Black"; }
+
+// Pieces of the named type that could move to `to` by geometry alone, ignoring pins
+// and checks: the first thing to tell the user when a move is illegal.
+Bitboard geometric_movers(const Position& pos, const San& san) {
+  Color us = pos.side_to_move();
+  Bitboard movers = pos.pieces(us, san.piece);
+  if (san.from_file >= 0) movers &= file_bb(san.from_file);
+  if (san.from_rank >= 0) movers &= rank_bb(san.from_rank);
+  if (san.piece != Pawn) return movers & attacks_of(san.piece, san.to, pos.pieces());
+  Bitboard target = square_bb(san.to);
+  bool capture = pos.piece_on(san.to) != NoPiece || san.to == pos.ep_square() || san.capture;
+  if (capture) return movers & pawn_attacks(~us, san.to);
+  Bitboard one = us == White ? target >> 8 : target << 8;
+  Bitboard result = movers & one;
+  if (!(one & pos.pieces()) && relative_rank(us, san.to) == 3) result |= movers & (us == White ? one >> 8 : one << 8);
+  return result;
+}
+
+std::string explain_illegal(const Position& pos, const San& san) {
+  Color us = pos.side_to_move();
+  std::string piece = std::string(color_name(us)) + " " + piece_name(san.piece);
+  if (!pos.pieces(us, san.piece)) return std::string(color_name(us)) + " has no " + piece_name(san.piece);
+  Piece occupant = pos.piece_on(san.to);
+  if (occupant != NoPiece && color_of(occupant) == us)
+    return square_name(san.to) + " is occupied by a " + std::string(color_name(us)) + " " + piece_name(type_of(occupant));
+  Bitboard movers = geometric_movers(pos, san);
+  if (!movers) return "no " + piece + " can reach " + square_name(san.to);
+  if (san.piece == Pawn && san.capture && occupant == NoPiece && san.to != pos.ep_square())
+    return "nothing to capture on " + square_name(san.to);
+  if (san.piece == Pawn && !san.capture && occupant != NoPiece)
+    return "a pawn cannot move onto the occupied square " + square_name(san.to);
+  if (san.piece == Pawn && relative_rank(us, san.to) == 7 && san.promotion == NoPieceType)
+    return "the pawn reaches the last rank but no promotion piece is given";
+  if (san.piece == King) return "the king would be in check on " + square_name(san.to);
+  if (pos.in_check()) return "the king is in check and " + std::string(san.piece == Pawn ? "this pawn move" : "this move") + " does not answer it";
+  Bitboard pinned = movers & pos.pinned(us);
+  if (pinned) return "the " + std::string(piece_name(san.piece)) + " on " + square_name(lsb(pinned)) + " is pinned";
+  return "the move leaves the king in check";
+}
+
+std::string explain_castling(const Position& pos, bool long_side) {
+  Color us = pos.side_to_move();
+  int idx = castling_index(us, long_side);
+  if (!pos.can_castle(std::uint8_t(1 << idx)))
+    return std::string(color_name(us)) + " has no right to castle " + (long_side ? "queenside" : "kingside");
+  if (pos.in_check()) return "cannot castle out of check";
+  Square k = pos.king(us), r = pos.castling_rook(idx);
+  Square kto = Position::castle_king_to(k, r), rto = Position::castle_rook_to(k, r);
+  Bitboard path = (between_bb(k, kto) | between_bb(r, rto)) & ~square_bb(k) & ~square_bb(r);
+  if (path & pos.pieces()) return "cannot castle: pieces stand between king and rook";
+  return "cannot castle through or into check";
+}
+
+SanResolution resolve_castling(const Position& pos, bool long_side) {
+  Color us = pos.side_to_move();
+  int idx = castling_index(us, long_side);
+  if (pos.can_castle(std::uint8_t(1 << idx))) {
+    Square rook = pos.castling_rook(idx);
+    MoveList list;
+    generate_legal(pos, list, MoveFilter::only(King, square_bb(rook)));
+    for (Move m : list)
+      if (m.kind() == MoveKind::Castling) return {m, {}, false};
+  }
+  return {Move::none(), explain_castling(pos, long_side), false};
+}
+
+}  // namespace
+
+SanResolution resolve_san(const Position& pos, const San& san) {
+  if (san.kind == San::Kind::Null) return {Move::null(), {}, false};
+  if (san.kind != San::Kind::Normal) return resolve_castling(pos, san.kind == San::Kind::CastleLong);
+  MoveList list;
+  generate_legal(pos, list, MoveFilter::only(san.piece, square_bb(san.to)));
+  Move found = Move::none();
+  int matches = 0;
+  std::string candidates;
+  bool promotes = san.piece == Pawn && relative_rank(pos.side_to_move(), san.to) == 7;
+  for (Move m : list) {
+    if (m.kind() == MoveKind::Castling) continue;
+    if (san.from_file >= 0 && file_of(m.from()) != san.from_file) continue;
+    if (san.from_rank >= 0 && rank_of(m.from()) != san.from_rank) continue;
+    if (promotes && m.promotion() != san.promotion) continue;
+    if (!promotes && san.promotion != NoPieceType) continue;
+    found = m;
+    ++matches;
+    candidates += (candidates.empty() ? "" : ", ") + square_name(m.from());
+  }
+  if (matches == 1) return {found, {}, false};
+  if (matches > 1)
+    return {Move::none(), "ambiguous: the " + std::string(piece_name(san.piece)) + "s on " + candidates +
+                              " can all move to " + square_name(san.to), true};
+  if (promotes && san.promotion == NoPieceType && !list.empty())
+    return {Move::none(), "the pawn reaches the last rank but no promotion piece is given", false};
+  if (!promotes && san.promotion != NoPieceType)
+    return {Move::none(), "a pawn can promote only on the last rank", false};
+  return {Move::none(), explain_illegal(pos, san), false};
+}
+
+const PieceNames& english_names() {
+  static const PieceNames names{"en", {"", "", "N", "B", "R", "Q", "K"}};
+  return names;
+}
+
+std::string format_san_body(const Position& pos, Move m, const PieceNames& names) {
+  if (m.is_null()) return "--";
+  if (m.kind() == MoveKind::Castling)
+    return std::string(m.to() > m.from() ? names.castle_short : names.castle_long);
+  Square from = m.from(), to = m.to();
+  PieceType piece = type_of(pos.piece_on(from));
+  bool capture = pos.piece_on(to) != NoPiece || m.kind() == MoveKind::EnPassant;
+  std::string s(names.pieces[piece]);
+  if (piece == Pawn) {
+    if (capture) s += char('a' + file_of(from));
+  } else {
+    MoveList rivals;
+    generate_legal(pos, rivals, MoveFilter::only(piece, square_bb(to)));
+    bool shares_file = false, shares_rank = false, any = false;
+    for (Move r : rivals) {
+      if (r.from() == from || r.kind() == MoveKind::Castling) continue;
+      any = true;
+      shares_file |= file_of(r.from()) == file_of(from);
+      shares_rank |= rank_of(r.from()) == rank_of(from);
+    }
+    if (any && (!shares_file || shares_rank)) s += char('a' + file_of(from));
+    if (any && shares_file) s += char('1' + rank_of(from));
+  }
+  if (capture) s += 'x';
+  s += square_name(to);
+  if (m.kind() == MoveKind::Promotion) {
+    s += '=';
+    s += names.pieces[m.promotion()];
+  }
+  return s;
+}
+
+std::string format_san(const Position& pos, Move m, const PieceNames& names) {
+  std::string s = format_san_body(pos, m, names);
+  Position after = pos;
+  after.play(m);
+  if (after.in_check()) s += has_legal_move(after) ? '+' : '#';
+  return s;
+}
+
+}  // namespace qipu
