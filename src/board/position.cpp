@@ -399,6 +399,19 @@ bool Position::is_legal(Move m) const {
   return list.contains(m);
 }
 
+bool Position::leaves_king_safe(Move m) const {
+  Color us = side_;
+  Square from = m.from(), to = m.to(), ksq = king(us);
+  if (from == ksq) return !attackers_to(to, ~us, pieces() ^ square_bb(from));
+  Square captured = m.kind() == MoveKind::EnPassant ? Square(to ^ 8) : to;
+  Bitboard occ = (pieces() ^ square_bb(from) ^ square_bb(captured)) | square_bb(to);
+  Bitboard them = pieces(~us) & ~square_bb(captured);
+  if ((rook_attacks(ksq, occ) & them & pieces(Rook, Queen)) || (bishop_attacks(ksq, occ) & them & pieces(Bishop, Queen)))
+    return false;
+  Bitboard leapers = (knight_attacks(ksq) & pieces(Knight)) | (pawn_attacks(us, ksq) & pieces(Pawn));
+  return !(leapers & them);
+}
+
 std::string Position::uci(Move m) const {
   if (m.is_null()) return "0000";
   Square to = m.to();

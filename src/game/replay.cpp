@@ -116,6 +116,7 @@ struct Replayer::Impl {
       diagnose(true, rec.start, 0, {}, "a Chess960 game needs a FEN tag with its start position");
       broken = true;
     }
+    rec.mainline.reserve(128);
     frames.push_back({&rec.mainline, GameState(rec.start_position), rec.start_position, broken});
   }
 
@@ -131,16 +132,18 @@ struct Replayer::Impl {
     if (san.style & StyleEpSuffix) report("'e.p.' is not part of SAN");
     if (san.piece != Pawn && san.kind == San::Kind::Normal && !(san.style & StyleLongAlgebraic)) {
       int given = (san.from_file >= 0) + (san.from_rank >= 0);
-      if (given > needed_disambiguation(before, m)) report("superfluous disambiguation: expected " + format_san(before, m));
+      if (given > 0 && given > needed_disambiguation(before, m)) report("superfluous disambiguation: expected " + format_san(before, m));
     }
     San::Suffix actual = actual_suffix(after);
     if (std::string problem = suffix_problem(san.suffix, actual); !problem.empty()) report(problem);
   }
 
   void take_pending(MoveNode& node) {
-    node.pre_comments = std::move(pending_comments);
+    if (pending_comments.empty() && pending_nags.empty()) return;
+    Annotations& a = node.annotate();
+    a.pre_comments = std::move(pending_comments);
     pending_comments.clear();
-    node.nags = std::move(pending_nags);
+    a.nags = std::move(pending_nags);
     pending_nags.clear();
   }
 
@@ -151,7 +154,7 @@ struct Replayer::Impl {
     node.pos = pos;
     take_pending(node);
     if (f.broken) {
-      node.token = token;
+      node.annotate().token = token;
       return;
     }
     const Position& now = f.state.position();
@@ -173,7 +176,7 @@ struct Replayer::Impl {
 
   static void break_line(Frame& f, MoveNode& node, std::string_view token) {
     f.broken = true;
-    node.token = token;
+    node.annotate().token = token;
   }
 
   Visit open_variation(SourcePos pos) {
@@ -184,7 +187,7 @@ struct Replayer::Impl {
       return Visit::Skip;
     }
     MoveNode& parent = f.line->back();
-    Line& line = parent.variations.emplace_back();
+    Line& line = parent.annotate().variations.emplace_back();
     bool broken = parent.move.is_none();  // nothing to branch from when the move failed
     Frame child{&line, broken ? f.state : f.state.rewind(f.before), f.before, broken};
     frames.push_back(std::move(child));
@@ -196,7 +199,7 @@ struct Replayer::Impl {
     if (!pending_comments.empty() || !pending_nags.empty()) {
       // An empty variation holding only annotations: keep them on the move it follows.
       MoveNode& parent = frames[frames.size() - 2].line->back();
-      for (auto& c : pending_comments) parent.comments.push_back(std::move(c));
+      for (auto& c : pending_comments) parent.annotate().comments.push_back(std::move(c));
       pending_comments.clear();
       pending_nags.clear();
     }
@@ -246,7 +249,7 @@ struct Replayer::Impl {
     while (frames.size() > 1) frames.pop_back();
     if (!pending_comments.empty()) {
       if (rec.mainline.empty()) rec.final_comments = std::move(pending_comments);
-      else for (auto& c : pending_comments) rec.mainline.back().comments.push_back(std::move(c));
+      else for (auto& c : pending_comments) rec.mainline.back().annotate().comments.push_back(std::move(c));
       pending_comments.clear();
     }
     pending_nags.clear();
@@ -293,7 +296,7 @@ Visit Replayer::nag(int nag, SourcePos) {
   s.start();
   Frame& f = s.frames.back();
   if (f.line->empty() || !s.pending_comments.empty()) s.pending_nags.push_back(std::uint8_t(nag));
-  else f.line->back().nags.push_back(std::uint8_t(nag));
+  else f.line->back().annotate().nags.push_back(std::uint8_t(nag));
   return Visit::Continue;
 }
 
@@ -302,7 +305,7 @@ Visit Replayer::comment(std::string_view text, SourcePos) {
   s.start();
   Frame& f = s.frames.back();
   if (f.line->empty()) s.pending_comments.emplace_back(text);
-  else f.line->back().comments.emplace_back(text);
+  else f.line->back().annotate().comments.emplace_back(text);
   return Visit::Continue;
 }
 

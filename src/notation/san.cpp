@@ -22,25 +22,27 @@ bool is_rank(char c) { return c >= '1' && c <= '8'; }
 bool ends_with(std::string_view s, std::string_view tail) {
   return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
 }
+bool ends_with_ep(std::string_view t) { return t.size() > 4 && t.back() == '.' && ends_with(t, "e.p."); }
 
 // Removes the check, mate and e.p. marks from the end of the token.
 void strip_suffixes(std::string_view& t, San& san) {
-  if (ends_with(t, "e.p.")) {
+  if (t.empty()) return;
+  if (ends_with_ep(t)) {
     san.style |= StyleEpSuffix;
     t.remove_suffix(4);
   }
-  if (ends_with(t, "#")) {
+  if (t.back() == '#') {
     san.suffix = San::Suffix::Mate;
     t.remove_suffix(1);
-  } else if (ends_with(t, "++")) {
-    san.suffix = San::Suffix::Check;
-    san.style |= StyleDoubleCheck;
-    t.remove_suffix(2);
-  } else if (ends_with(t, "+")) {
+  } else if (t.back() == '+') {
     san.suffix = San::Suffix::Check;
     t.remove_suffix(1);
+    if (!t.empty() && t.back() == '+') {
+      san.style |= StyleDoubleCheck;
+      t.remove_suffix(1);
+    }
   }
-  if (ends_with(t, "e.p.")) {  // e.p. may also follow the check sign
+  if (ends_with_ep(t)) {  // e.p. may also follow the check sign
     san.style |= StyleEpSuffix;
     t.remove_suffix(4);
   }
@@ -71,12 +73,12 @@ SanParse fail(std::string msg) { return {std::nullopt, std::move(msg)}; }
 SanParse parse_san(std::string_view t) {
   San san;
   strip_suffixes(t, san);
-  if (t == "O-O" || t == "0-0" || t == "O-O-O" || t == "0-0-0") {
+  if (!t.empty() && (t[0] == 'O' || t[0] == '0') && (t == "O-O" || t == "0-0" || t == "O-O-O" || t == "0-0-0")) {
     san.kind = t.size() == 3 ? San::Kind::CastleShort : San::Kind::CastleLong;
     if (t[0] == '0') san.style |= StyleZeroCastling;
     return {san, {}};
   }
-  if (t == "--" || t == "Z0" || t == "0000") {
+  if (t.size() >= 2 && (t[0] == '-' || t[0] == 'Z' || t[0] == '0') && (t == "--" || t == "Z0" || t == "0000")) {
     san.kind = San::Kind::Null;
     return {san, {}};
   }
@@ -131,8 +133,11 @@ Bitboard geometric_movers(const Position& pos, const San& san) {
   if (san.from_rank >= 0) movers &= rank_bb(san.from_rank);
   if (san.piece != Pawn) return movers & attacks_of(san.piece, san.to, pos.pieces());
   Bitboard target = square_bb(san.to);
-  bool capture = pos.piece_on(san.to) != NoPiece || san.to == pos.ep_square() || san.capture;
-  if (capture) return movers & pawn_attacks(~us, san.to);
+  if (san.capture) {
+    bool enemy = pos.piece_on(san.to) != NoPiece || san.to == pos.ep_square();
+    return enemy ? movers & pawn_attacks(~us, san.to) : 0;
+  }
+  if (pos.piece_on(san.to) != NoPiece) return 0;
   Bitboard one = us == White ? target >> 8 : target << 8;
   Bitboard result = movers & one;
   if (!(one & pos.pieces()) && relative_rank(us, san.to) == 3) result |= movers & (us == White ? one >> 8 : one << 8);
@@ -146,12 +151,12 @@ std::string explain_illegal(const Position& pos, const San& san) {
   Piece occupant = pos.piece_on(san.to);
   if (occupant != NoPiece && color_of(occupant) == us)
     return square_name(san.to) + " is occupied by a " + std::string(color_name(us)) + " " + piece_name(type_of(occupant));
-  Bitboard movers = geometric_movers(pos, san);
-  if (!movers) return "no " + piece + " can reach " + square_name(san.to);
   if (san.piece == Pawn && san.capture && occupant == NoPiece && san.to != pos.ep_square())
     return "nothing to capture on " + square_name(san.to);
   if (san.piece == Pawn && !san.capture && occupant != NoPiece)
-    return "a pawn cannot move onto the occupied square " + square_name(san.to);
+    return "a pawn cannot move onto the occupied square " + square_name(san.to) + " (a capture needs the file it comes from, e.g. exd5)";
+  Bitboard movers = geometric_movers(pos, san);
+  if (!movers) return "no " + piece + " can reach " + square_name(san.to);
   if (san.piece == Pawn && relative_rank(us, san.to) == 7 && san.promotion == NoPieceType)
     return "the pawn reaches the last rank but no promotion piece is given";
   if (san.piece == King) return "the king would be in check on " + square_name(san.to);
@@ -187,34 +192,41 @@ SanResolution resolve_castling(const Position& pos, bool long_side) {
   return {Move::none(), explain_castling(pos, long_side), false};
 }
 
+// The move a candidate piece would make, with its kind; none when the promotion does
+// not fit the destination rank.
+Move candidate_move(const Position& pos, const San& san, Square from) {
+  if (san.piece != Pawn) return Move(from, san.to);
+  if (relative_rank(pos.side_to_move(), san.to) == 7)
+    return san.promotion == NoPieceType ? Move::none() : Move(from, san.to, MoveKind::Promotion, san.promotion);
+  if (san.promotion != NoPieceType) return Move::none();
+  if (san.to == pos.ep_square() && file_of(from) != file_of(san.to)) return Move(from, san.to, MoveKind::EnPassant);
+  return Move(from, san.to);
+}
+
 }  // namespace
 
+// Finds the pieces that could make the move by geometry, then tests each for king
+// safety: no move generation on the common path.
 SanResolution resolve_san(const Position& pos, const San& san) {
   if (san.kind == San::Kind::Null) return {Move::null(), {}, false};
   if (san.kind != San::Kind::Normal) return resolve_castling(pos, san.kind == San::Kind::CastleLong);
-  MoveList list;
-  generate_legal(pos, list, MoveFilter::only(san.piece, square_bb(san.to)));
+  Piece target = pos.piece_on(san.to);
+  bool own_target = target != NoPiece && color_of(target) == pos.side_to_move();
   Move found = Move::none();
   int matches = 0;
   std::string candidates;
-  bool promotes = san.piece == Pawn && relative_rank(pos.side_to_move(), san.to) == 7;
-  for (Move m : list) {
-    if (m.kind() == MoveKind::Castling) continue;
-    if (san.from_file >= 0 && file_of(m.from()) != san.from_file) continue;
-    if (san.from_rank >= 0 && rank_of(m.from()) != san.from_rank) continue;
-    if (promotes && m.promotion() != san.promotion) continue;
-    if (!promotes && san.promotion != NoPieceType) continue;
+  for (Bitboard movers = own_target ? 0 : geometric_movers(pos, san); movers;) {
+    Move m = candidate_move(pos, san, pop_lsb(movers));
+    if (m.is_none() || !pos.leaves_king_safe(m)) continue;
     found = m;
-    ++matches;
-    candidates += (candidates.empty() ? "" : ", ") + square_name(m.from());
+    if (++matches > 1) candidates += ", ";
+    candidates += square_name(m.from());
   }
   if (matches == 1) return {found, {}, false};
   if (matches > 1)
     return {Move::none(), "ambiguous: the " + std::string(piece_name(san.piece)) + "s on " + candidates +
                               " can all move to " + square_name(san.to), true};
-  if (promotes && san.promotion == NoPieceType && !list.empty())
-    return {Move::none(), "the pawn reaches the last rank but no promotion piece is given", false};
-  if (!promotes && san.promotion != NoPieceType)
+  if (san.piece == Pawn && relative_rank(pos.side_to_move(), san.to) != 7 && san.promotion != NoPieceType)
     return {Move::none(), "a pawn can promote only on the last rank", false};
   return {Move::none(), explain_illegal(pos, san), false};
 }

@@ -76,8 +76,11 @@ class Position {
   [[nodiscard]] Bitboard pinned(Color c) const;
   // Is the castling move m (king takes own rook) legal here? Used by movegen and SAN.
   [[nodiscard]] bool castling_legal(Square king_from, Square rook_from) const;
-  // Is the move one that is legal in this position? (Cheap check for decoded moves.)
+  // Is the move one that is legal in this position? (Generates moves: for decoded input.)
   [[nodiscard]] bool is_legal(Move m) const;
+  // Does the pseudo-legal move m (a piece of the side to move going where it could go,
+  // not castling) leave the own king safe? A few bitboard operations, no generation.
+  [[nodiscard]] bool leaves_king_safe(Move m) const;
   // Where the king and rook end up when castling with the given rook.
   static Square castle_king_to(Square king_from, Square rook_from);
   static Square castle_rook_to(Square king_from, Square rook_from);

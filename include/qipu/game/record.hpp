@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,14 +26,26 @@ struct Diagnostic {
 struct MoveNode;
 using Line = std::vector<MoveNode>;
 
-struct MoveNode {
-  Move move;                              // Move::none() when the token was not replayed
-  std::string token;                      // the text as written, kept when move is none
+// What a move may carry besides itself; most moves carry nothing, so it is allocated
+// only when needed and a plain move stays small.
+struct Annotations {
+  std::string token;                      // the text as written, kept when the move is not replayed
   std::vector<std::string> pre_comments;  // comments before the move (start of a line)
   std::vector<std::string> comments;      // comments after the move
   std::vector<std::uint8_t> nags;
   std::vector<Line> variations;           // alternatives to this move, in order
+};
+
+struct MoveNode {
+  Move move;  // Move::none() when the token was not replayed
   pgn::SourcePos pos;
+  std::unique_ptr<Annotations> notes;
+
+  Annotations& annotate() {
+    if (!notes) notes = std::make_unique<Annotations>();
+    return *notes;
+  }
+  [[nodiscard]] std::string_view token() const { return notes ? std::string_view(notes->token) : std::string_view(); }
 };
 
 struct GameRecord {
