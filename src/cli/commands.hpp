@@ -7,6 +7,7 @@ namespace qipu::cli {
 
 void setup_perft(CLI::App& app);
 void setup_check(CLI::App& app);
+void setup_convert(CLI::App& app);
 
 // Exit codes: 0 success, 1 invalid input found, 2 usage or I/O problems.
 void set_exit_code(int code);

@@ -8,6 +8,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for every command");
   qipu::cli::setup_check(app);
+  qipu::cli::setup_convert(app);
   qipu::cli::setup_perft(app);
   try {
     app.parse(argc, argv);

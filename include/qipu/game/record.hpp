@@ -74,3 +74,21 @@ struct GameRecord {
 std::string numbered_move(const Position& before, std::string_view san);
 
 }  // namespace qipu::game
+
+namespace qipu::game {
+
+// Calls f(before, node, after) for each replayed move of `line` played from `start`,
+// stopping at the first move that was not replayed.
+template <class F>
+void for_each_move(const Position& start, const Line& line, F&& f) {
+  Position pos = start;
+  for (const MoveNode& node : line) {
+    if (node.move.is_none()) return;
+    Position after = pos;
+    after.play(node.move);
+    f(pos, node, after);
+    pos = after;
+  }
+}
+
+}  // namespace qipu::game

@@ -1,0 +1,178 @@
+// qipu convert --to json|fen|uci FILE... — games in machine-readable forms.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "qipu/notation/san.hpp"
+
+namespace qipu::cli {
+
+namespace {
+
+struct ConvertOptions {
+  InputOptions input;
+  std::string to;
+  std::string output;
+  bool skip_invalid = false;
+};
+
+std::string hex_key(Key k) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(k));
+  return buf;
+}
+
+void json_string_array(std::string& out, const std::vector<std::string>& items) {
+  out += '[';
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ',';
+    append_json_string(out, items[i]);
+  }
+  out += ']';
+}
+
+// The moves of a line as JSON objects; variations nest the same way.
+void json_line(std::string& out, const Position& start, const game::Line& line) {
+  out += '[';
+  bool first = true;
+  game::for_each_move(start, line, [&](const Position& before, const game::MoveNode& node, const Position& after) {
+    if (!first) out += ',';
+    first = false;
+    int ply = 2 * (before.fullmove_number() - 1) + (before.side_to_move() == Black) + 1;
+    out += "{\"ply\":" + std::to_string(ply) + ",\"san\":";
+    append_json_string(out, format_san(before, node.move));
+    out += ",\"uci\":\"" + before.uci(node.move) + "\",\"fen\":\"" + after.fen() + "\",\"key\":\"" +
+           hex_key(after.key()) + "\"";
+    if (const auto* a = node.notes.get()) {
+      if (!a->nags.empty()) {
+        out += ",\"nags\":[";
+        for (std::size_t i = 0; i < a->nags.size(); ++i) out += (i ? "," : "") + std::to_string(a->nags[i]);
+        out += ']';
+      }
+      if (!a->pre_comments.empty()) out += ",\"comments_before\":", json_string_array(out, a->pre_comments);
+      if (!a->comments.empty()) out += ",\"comments\":", json_string_array(out, a->comments);
+      if (!a->variations.empty()) {
+        out += ",\"variations\":[";
+        for (std::size_t i = 0; i < a->variations.size(); ++i) {
+          if (i) out += ',';
+          json_line(out, before, a->variations[i]);
+        }
+        out += ']';
+      }
+    }
+    out += '}';
+  });
+  out += ']';
+}
+
+void json_diagnostics(std::string& out, const game::GameRecord& rec, bool errors) {
+  std::vector<std::string> items;
+  for (const auto& d : rec.diagnostics)
+    if (d.error == errors)
+      items.push_back(std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column) + ": " +
+                      (d.move.empty() ? "" : "move " + d.move + ": ") + d.message);
+  json_string_array(out, items);
+}
+
+std::string to_json(const game::GameRecord& rec) {
+  std::string out = "{\"game\":" + std::to_string(rec.index) + ",\"tags\":{";
+  std::vector<std::string_view> seen;
+  for (const auto& [name, value] : rec.tags) {
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;  // duplicates: first wins, warned
+    if (!seen.empty()) out += ',';
+    seen.push_back(name);
+    append_json_string(out, name);
+    out += ':';
+    append_json_string(out, value);
+  }
+  out += "},\"start_fen\":";
+  if (rec.start_fen) append_json_string(out, rec.start_position.fen());
+  else out += "null";
+  out += ",\"start_key\":\"" + hex_key(rec.start_position.key()) + "\",\"moves\":";
+  json_line(out, rec.start_position, rec.mainline);
+  out += ",\"result\":";
+  append_json_string(out, rec.result.empty() ? rec.tag("Result") : std::string_view(rec.result));
+  out += ",\"termination\":\"" + std::string(termination_name(rec.termination)) + "\"";
+  if (!rec.final_comments.empty()) out += ",\"comments\":", json_string_array(out, rec.final_comments);
+  out += ",\"errors\":";
+  json_diagnostics(out, rec, true);
+  out += ",\"warnings\":";
+  json_diagnostics(out, rec, false);
+  return out + "}\n";
+}
+
+std::string to_fen_lines(const game::GameRecord& rec) {
+  std::string out;
+  game::for_each_move(rec.start_position, rec.mainline,
+                      [&](const Position&, const game::MoveNode&, const Position& after) { out += after.fen() + "\n"; });
+  return out;
+}
+
+std::string to_uci_line(const game::GameRecord& rec) {
+  std::string out;
+  game::for_each_move(rec.start_position, rec.mainline, [&](const Position& before, const game::MoveNode& node, const Position&) {
+    if (!out.empty()) out += ' ';
+    out += before.uci(node.move);
+  });
+  return out + "\n";
+}
+
+void run_convert(const ConvertOptions& o) {
+  std::ofstream file;
+  if (!o.output.empty() && o.output != "-") {
+    file.open(o.output, std::ios::binary);
+    if (!file) {
+      std::cerr << "qipu convert: cannot write " << o.output << "\n";
+      set_exit_code(2);
+      return;
+    }
+  }
+  std::ostream& out = file.is_open() ? static_cast<std::ostream&>(file) : std::cout;
+  bool any_invalid = false, io_failed = false, first_game = true;
+  game::PipelineCallbacks cb;
+  cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
+    for (const auto& d : rec.diagnostics)
+      if (d.error) std::cerr << format_diagnostic(in.path, rec, d) << "\n";
+    if (!rec.valid()) {
+      any_invalid = true;
+      if (o.skip_invalid) return;
+    }
+    if (o.to == "json") out << to_json(rec);
+    else if (o.to == "uci") out << to_uci_line(rec);
+    else out << (first_game ? "" : "\n") << to_fen_lines(rec);
+    first_game = false;
+  };
+  cb.input_done = [&](const game::InputReport& in) {
+    if (!in.opened) io_failed = true;
+    for (const auto& e : in.input_errors) {
+      if (e.game_index == 0) io_failed = true;
+      std::cerr << format_input_error(in.path, e) << "\n";
+    }
+  };
+  game::run_pipeline(o.input.files, pipeline_options(o.input), cb);
+  set_exit_code(io_failed ? 2 : any_invalid ? 1 : 0);
+}
+
+}  // namespace
+
+void setup_convert(CLI::App& app) {
+  auto o = std::make_shared<ConvertOptions>();
+  auto* cmd = app.add_subcommand("convert", "Write games in another form: JSON Lines, FENs or UCI moves");
+  add_input_options(*cmd, o->input);
+  cmd->add_option("--to", o->to,
+                  "json: one JSON object per game (tags, moves with SAN, UCI, FEN and Polyglot key, result, "
+                  "termination, errors); fen: one FEN per ply, a blank line between games; uci: one line of UCI "
+                  "moves per game")
+      ->required()
+      ->check(CLI::IsMember({"json", "fen", "uci"}));
+  cmd->add_option("-o,--output", o->output, "Write to this file instead of standard output");
+  cmd->add_flag("--skip-invalid", o->skip_invalid, "Leave out games with errors (they are still reported on stderr)");
+  cmd->footer("Games with errors are reported on stderr and written up to the error.\n"
+              "Example: qipu convert --to json games.pgn > games.jsonl");
+  cmd->callback([o] { run_convert(*o); });
+}
+
+}  // namespace qipu::cli
