@@ -173,7 +173,8 @@ FenResult Position::from_fen(std::string_view fen, bool chess960) {
   if (err.empty()) err = r.castling(fields[2]);
   if (err.empty()) err = r.en_passant(fields[3]);
   if (err.empty() && fields.size() == 6) err = r.clocks(fields[4], fields[5]);
-  if (err.empty() && pos.ep_ != NoSquare && pos.halfmove_ != 0)
+  // Checked on the field, not on ep_ (kept only when a pawn stands beside, for Polyglot).
+  if (err.empty() && fields[3] != "-" && pos.halfmove_ != 0)
     err = "en passant square set but the halfmove clock is not 0";
   if (!err.empty()) return fail(std::move(err));
   pos.key_ = pos.compute_key();
