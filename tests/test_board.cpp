@@ -498,8 +498,11 @@ TEST_CASE("FEN: kokopu fens.csv", "[board][fen][kokopu]") {
     if (row["LABEL"] == "Ambiguous FEN style with 3 rooks 2")
       expected = "bnrknqrb/pppppppp/8/8/8/8/PPPPPPPP/BRRKNQRB w Q - 0 1";
     CHECK(fen_fields(pos.fen(), 4) == fen_fields(expected, 4));
-    // Our own output reads back to the same position.
-    CHECK(load(pos.fen(), c960) == pos);
+    // Our own output reads back to the same position (an en passant square with no legal
+    // capture is not written, so compare FENs and repetition keys, not Polyglot keys).
+    Position back = load(pos.fen(), c960);
+    CHECK(back.fen() == pos.fen());
+    CHECK(back.repetition_key() == pos.repetition_key());
   }
 }
 
