@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "qipu/notation/notation.hpp"
+
 namespace qipu::cli {
 
 void add_input_options(CLI::App& cmd, InputOptions& o) {
@@ -23,6 +25,7 @@ void add_input_options(CLI::App& cmd, InputOptions& o) {
 game::PipelineOptions pipeline_options(const InputOptions& o) {
   game::PipelineOptions p;
   p.reader.encoding = o.encoding;
+  p.reader.words.pieces = all_piece_words();  // every language's piece words, detected per token
   p.jobs = o.jobs;
   p.replay.strict = o.strict;
   return p;

@@ -4,7 +4,7 @@
 #include <charconv>
 
 #include "qipu/board/movegen.hpp"
-#include "qipu/notation/san.hpp"
+#include "qipu/notation/notation.hpp"
 
 namespace qipu::game {
 
@@ -84,6 +84,7 @@ struct Replayer::Impl {
   std::vector<std::string> pending_comments;
   std::vector<std::uint8_t> pending_nags;
   bool started = false;
+  const Notation* preferred = nullptr;  // the table that read this game's last non-English move
 
   void diagnose(bool error, SourcePos pos, int ply, std::string move, std::string message) {
     rec.diagnostics.push_back({error, pos, ply, std::move(move), std::move(message)});
@@ -158,20 +159,40 @@ struct Replayer::Impl {
       return;
     }
     const Position& now = f.state.position();
-    SanParse parsed = parse_san(token);
-    if (!parsed.san) {
-      diagnose(true, pos, ply_of(now), numbered_move(now, token), "unknown move token '" + std::string(token) + "': " + parsed.error);
-      return break_line(f, node, token);
+    // Fast path: plain English SAN in a game not written in another language.
+    if (!preferred || preferred == &english()) {
+      if (SanParse parsed = parse_san(token); parsed.san) {
+        if (SanResolution r = resolve_san(now, *parsed.san); !r.move.is_none())
+          return play(f, node, *parsed.san, r.move, pos, token);
+      }
     }
-    SanResolution r = resolve_san(now, *parsed.san);
-    if (r.move.is_none()) {
-      diagnose(true, pos, ply_of(now), numbered_move(now, token), (r.ambiguous ? "ambiguous move: " : "illegal move: ") + r.error);
-      return break_line(f, node, token);
+    MoveReadings readings = read_move(token, preferred);
+    if (readings.ignorable) {
+      f.line->pop_back();  // a lone e.p. mark adds nothing to the move before it
+      return;
     }
-    f.before = now;
-    f.state.play(r.move);
-    node.move = r.move;
-    check_style(*parsed.san, f.before, f.state.position(), r.move, pos, token);
+    std::string first_error;
+    bool ambiguous = false;
+    for (const Reading& reading : readings.readings) {
+      SanResolution r = resolve_san(now, reading.san);
+      if (!r.move.is_none()) {
+        preferred = reading.notation;
+        return play(f, node, reading.san, r.move, pos, token);
+      }
+      if (first_error.empty()) first_error = r.error, ambiguous = r.ambiguous;
+    }
+    std::string message = readings.readings.empty()
+                              ? (readings.xiangqi ? readings.error : "unknown move token '" + std::string(token) + "': " + readings.error)
+                              : (ambiguous ? "ambiguous move: " : "illegal move: ") + first_error;
+    diagnose(true, pos, ply_of(now), numbered_move(now, token), std::move(message));
+    break_line(f, node, token);
+  }
+
+  void play(Frame& f, MoveNode& node, const San& san, Move m, SourcePos pos, std::string_view token) {
+    f.before = f.state.position();
+    f.state.play(m);
+    node.move = m;
+    check_style(san, f.before, f.state.position(), m, pos, token);
   }
 
   static void break_line(Frame& f, MoveNode& node, std::string_view token) {
@@ -278,6 +299,7 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
   s.pending_comments.clear();
   s.pending_nags.clear();
   s.started = false;
+  s.preferred = nullptr;
   return Visit::Continue;
 }
 

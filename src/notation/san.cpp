@@ -192,6 +192,15 @@ SanResolution resolve_castling(const Position& pos, bool long_side) {
   return {Move::none(), explain_castling(pos, long_side), false};
 }
 
+SanResolution resolve_either_castling(const Position& pos) {
+  SanResolution short_side = resolve_castling(pos, false), long_side = resolve_castling(pos, true);
+  if (!short_side.move.is_none() && !long_side.move.is_none())
+    return {Move::none(), "castling without a side named, but both O-O and O-O-O are legal", true};
+  if (!short_side.move.is_none()) return short_side;
+  if (!long_side.move.is_none()) return long_side;
+  return {Move::none(), "castling without a side named, but neither O-O nor O-O-O is legal", false};
+}
+
 // The move a candidate piece would make, with its kind; none when the promotion does
 // not fit the destination rank.
 Move candidate_move(const Position& pos, const San& san, Square from) {
@@ -209,6 +218,7 @@ Move candidate_move(const Position& pos, const San& san, Square from) {
 // safety: no move generation on the common path.
 SanResolution resolve_san(const Position& pos, const San& san) {
   if (san.kind == San::Kind::Null) return {Move::null(), {}, false};
+  if (san.kind == San::Kind::CastleEither) return resolve_either_castling(pos);
   if (san.kind != San::Kind::Normal) return resolve_castling(pos, san.kind == San::Kind::CastleLong);
   Piece target = pos.piece_on(san.to);
   bool own_target = target != NoPiece && color_of(target) == pos.side_to_move();

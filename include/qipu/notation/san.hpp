@@ -21,7 +21,8 @@ enum SanStyle : std::uint8_t {
 };
 
 struct San {
-  enum class Kind : std::uint8_t { Normal, CastleShort, CastleLong, Null };
+  // CastleEither: a generic castling word (王车易位), legal only where one castling is.
+  enum class Kind : std::uint8_t { Normal, CastleShort, CastleLong, CastleEither, Null };
   enum class Suffix : std::uint8_t { None, Check, Mate };
   Kind kind = Kind::Normal;
   PieceType piece = Pawn;
