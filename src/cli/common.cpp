@@ -9,9 +9,9 @@
 
 namespace qipu::cli {
 
-void add_input_options(CLI::App& cmd, InputOptions& o) {
-  cmd.add_option("files", o.files, "PGN files (plain, .gz or .zst, found by content); '-' reads standard input")
-      ->required();
+void add_input_options(CLI::App& cmd, InputOptions& o, bool files_required) {
+  auto* files = cmd.add_option("files", o.files, "PGN files (plain, .gz or .zst, found by content); '-' reads standard input");
+  if (files_required) files->required();
   cmd.add_option("--encoding", o.encoding,
                  "Input encoding: auto (UTF-8, else GB18030 when that decodes cleanly to CJK text, else "
                  "Windows-1252), utf-8, gb18030, latin1")

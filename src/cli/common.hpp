@@ -19,7 +19,7 @@ struct InputOptions {
   unsigned jobs = 0;
   bool strict = false;
 };
-void add_input_options(CLI::App& cmd, InputOptions& o);
+void add_input_options(CLI::App& cmd, InputOptions& o, bool files_required = true);
 game::PipelineOptions pipeline_options(const InputOptions& o);
 
 // "White – Black" from the roster tags, "?" for missing names.

@@ -6,7 +6,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "qipu/notation/san.hpp"
+#include "qipu/game/writer.hpp"
+#include "qipu/notation/notation.hpp"
 
 namespace qipu::cli {
 
@@ -16,8 +17,21 @@ struct ConvertOptions {
   InputOptions input;
   std::string to;
   std::string output;
+  std::string style;     // spaced | compact; empty: the notation's own
+  std::string castling = "O-O";
+  std::string moves;     // an inline move list instead of files
   bool skip_invalid = false;
 };
+
+game::WriterOptions writer_options(const ConvertOptions& o) {
+  game::WriterOptions w;
+  w.notation = find_notation(o.to);
+  w.style.spaced = o.style.empty() ? w.notation->space_after_piece : o.style == "spaced";
+  w.style.castling = o.castling == "0-0"     ? WriteStyle::Castling::Zeros
+                     : o.castling == "words" ? WriteStyle::Castling::Words
+                                             : WriteStyle::Castling::Letters;
+  return w;
+}
 
 std::string hex_key(Key k) {
   char buf[17];
@@ -132,6 +146,8 @@ void run_convert(const ConvertOptions& o) {
   }
   std::ostream& out = file.is_open() ? static_cast<std::ostream&>(file) : std::cout;
   bool any_invalid = false, io_failed = false, first_game = true;
+  bool pgn = find_notation(o.to) != nullptr;
+  game::WriterOptions writer = pgn ? writer_options(o) : game::WriterOptions{};
   game::PipelineCallbacks cb;
   cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
     for (const auto& d : rec.diagnostics)
@@ -140,7 +156,8 @@ void run_convert(const ConvertOptions& o) {
       any_invalid = true;
       if (o.skip_invalid) return;
     }
-    if (o.to == "json") out << to_json(rec);
+    if (pgn) out << game::write_pgn(rec, writer);
+    else if (o.to == "json") out << to_json(rec);
     else if (o.to == "uci") out << to_uci_line(rec);
     else out << (first_game ? "" : "\n") << to_fen_lines(rec);
     first_game = false;
@@ -152,26 +169,52 @@ void run_convert(const ConvertOptions& o) {
       std::cerr << format_input_error(in.path, e) << "\n";
     }
   };
-  game::run_pipeline(o.input.files, pipeline_options(o.input), cb);
+  std::vector<game::PipelineInput> inputs;
+  for (const auto& f : o.input.files) inputs.push_back({f, std::nullopt});
+  if (!o.moves.empty()) inputs.push_back({"--moves", o.moves});
+  if (inputs.empty()) {
+    std::cerr << "qipu convert: give PGN files, '-' for standard input, or --moves \"1.e4 e5\"\n";
+    set_exit_code(2);
+    return;
+  }
+  game::run_pipeline(inputs, pipeline_options(o.input), cb);
   set_exit_code(io_failed ? 2 : any_invalid ? 1 : 0);
+}
+
+std::vector<std::string> target_names() {
+  std::vector<std::string> names{"json", "fen", "uci"};
+  for (const auto& n : notations()) names.emplace_back(n.code);
+  return names;
+}
+
+std::string target_help() {
+  std::string h = "What to write. PGN in a notation: ";
+  for (const auto& n : notations()) h += std::string(n.code) + " (" + std::string(n.description) + "), ";
+  return h + "or json (one object per game: tags, moves with SAN, UCI, FEN and Polyglot key, result, termination, "
+             "errors), fen (one FEN per ply, a blank line between games), uci (one line of UCI moves per game)";
 }
 
 }  // namespace
 
 void setup_convert(CLI::App& app) {
   auto o = std::make_shared<ConvertOptions>();
-  auto* cmd = app.add_subcommand("convert", "Write games in another form: JSON Lines, FENs or UCI moves");
-  add_input_options(*cmd, o->input);
-  cmd->add_option("--to", o->to,
-                  "json: one JSON object per game (tags, moves with SAN, UCI, FEN and Polyglot key, result, "
-                  "termination, errors); fen: one FEN per ply, a blank line between games; uci: one line of UCI "
-                  "moves per game")
-      ->required()
-      ->check(CLI::IsMember({"json", "fen", "uci"}));
+  auto* cmd = app.add_subcommand("convert", "Write games in another notation (English, Chinese, figurines, …) or as JSON, FENs or UCI");
+  add_input_options(*cmd, o->input, false);
+  cmd->add_option("--to", o->to, target_help())->required()->check(CLI::IsMember(target_names()));
+  cmd->add_option("--style", o->style, "spaced (马 f3, the Chinese sources' style and the zh default) or compact (马f3)")
+      ->check(CLI::IsMember({"spaced", "compact"}));
+  cmd->add_option("--castling", o->castling, "How castling is written: O-O (default), 0-0, or words (短易位 / 长易位)")
+      ->check(CLI::IsMember({"O-O", "0-0", "words"}));
+  cmd->add_option("--moves", o->moves, "Convert this move list instead of files, e.g. \"1.e4 e5 2.马f3\"");
   cmd->add_option("-o,--output", o->output, "Write to this file instead of standard output");
-  cmd->add_flag("--skip-invalid", o->skip_invalid, "Leave out games with errors (they are still reported on stderr)");
-  cmd->footer("Games with errors are reported on stderr and written up to the error.\n"
-              "Example: qipu convert --to json games.pgn > games.jsonl");
+  cmd->add_flag("--skip-invalid", o->skip_invalid, "Leave out games with errors instead of writing them");
+  cmd->footer(
+      "Every move is replayed, so the output is proper SAN whatever the input's notation or style.\n"
+      "A game with an error is reported on stderr and still written, its movetext from the error on\n"
+      "left as it was. Tag values and comments are never changed.\n"
+      "Examples: qipu convert --to zh games.pgn\n"
+      "          qipu convert --to en --moves \"1.e4 e5 2.马f3 马c6\"\n"
+      "          qipu convert --to json games.pgn > games.jsonl");
   cmd->callback([o] { run_convert(*o); });
 }
 

@@ -59,13 +59,13 @@ unsigned worker_count(unsigned jobs) {
 // Reads inputs in order, hands batches to workers, delivers results in order.
 class Runner {
  public:
-  Runner(const std::vector<std::string>& paths, const PipelineOptions& o, const PipelineCallbacks& cb)
-      : paths_(paths), opts_(o), cb_(cb), reports_(paths.size()) {}
+  Runner(const std::vector<PipelineInput>& inputs, const PipelineOptions& o, const PipelineCallbacks& cb)
+      : inputs_(inputs), opts_(o), cb_(cb), reports_(inputs.size()) {}
 
   void run() {
     unsigned n = worker_count(opts_.jobs);
     for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this] { work(); });
-    for (std::size_t i = 0; i < paths_.size(); ++i) read_input(i);
+    for (std::size_t i = 0; i < inputs_.size(); ++i) read_input(i);
     {
       std::lock_guard lock(mu_);
       closing_ = true;
@@ -73,15 +73,16 @@ class Runner {
     cv_work_.notify_all();
     while (delivered_ < next_seq_) deliver_next();
     for (auto& t : threads_) t.join();
-    finish_inputs(paths_.size());
+    finish_inputs(inputs_.size());
   }
 
  private:
   void read_input(std::size_t i) {
     InputReport& rep = reports_[i];
-    rep.path = paths_[i];
+    const PipelineInput& in = inputs_[i];
+    rep.path = in.path;
     try {
-      auto src = pgn::open_source(paths_[i]);
+      auto src = in.text ? pgn::memory_source(*in.text, in.path) : pgn::open_source(in.path);
       rep.opened = true;
       rep.compression = src->compression();
       pgn::GameChunker chunker(*src, opts_.reader);
@@ -178,7 +179,7 @@ class Runner {
       if (cb_.input_done) cb_.input_done(reports_[finished_]);
   }
 
-  const std::vector<std::string>& paths_;
+  const std::vector<PipelineInput>& inputs_;
   const PipelineOptions& opts_;
   const PipelineCallbacks& cb_;
   std::vector<InputReport> reports_;
@@ -194,9 +195,16 @@ class Runner {
 
 }  // namespace
 
+void run_pipeline(const std::vector<PipelineInput>& inputs, const PipelineOptions& options,
+                  const PipelineCallbacks& callbacks) {
+  Runner(inputs, options, callbacks).run();
+}
+
 void run_pipeline(const std::vector<std::string>& paths, const PipelineOptions& options,
                   const PipelineCallbacks& callbacks) {
-  Runner(paths, options, callbacks).run();
+  std::vector<PipelineInput> inputs;
+  for (const auto& p : paths) inputs.push_back({p, std::nullopt});
+  run_pipeline(inputs, options, callbacks);
 }
 
 }  // namespace qipu::game

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,15 @@ struct PipelineCallbacks {
   std::function<void(std::uint64_t bytes, std::uint64_t games)> progress;
 };
 
-// Reads every path ("-" is standard input) and replays every game.
+// An input: a path ("-" is standard input), or text given in memory under a name.
+struct PipelineInput {
+  std::string path;
+  std::optional<std::string> text;
+};
+
+// Reads every input and replays every game.
+void run_pipeline(const std::vector<PipelineInput>& inputs, const PipelineOptions& options,
+                  const PipelineCallbacks& callbacks);
 void run_pipeline(const std::vector<std::string>& paths, const PipelineOptions& options,
                   const PipelineCallbacks& callbacks);
 
