@@ -149,6 +149,14 @@ void run_convert(const ConvertOptions& o) {
   bool pgn = find_notation(o.to) != nullptr;
   game::WriterOptions writer = pgn ? writer_options(o) : game::WriterOptions{};
   game::PipelineCallbacks cb;
+  // Writing a game costs as much as replaying it, so it happens on the workers.
+  cb.prepare = [&](game::GameRecord& rec) {
+    if (o.skip_invalid && !rec.valid()) return;
+    if (pgn) rec.output = game::write_pgn(rec, writer);
+    else if (o.to == "json") rec.output = to_json(rec);
+    else if (o.to == "uci") rec.output = to_uci_line(rec);
+    else rec.output = to_fen_lines(rec);
+  };
   cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
     for (const auto& d : rec.diagnostics)
       if (d.error) std::cerr << format_diagnostic(in.path, rec, d) << "\n";
@@ -156,10 +164,8 @@ void run_convert(const ConvertOptions& o) {
       any_invalid = true;
       if (o.skip_invalid) return;
     }
-    if (pgn) out << game::write_pgn(rec, writer);
-    else if (o.to == "json") out << to_json(rec);
-    else if (o.to == "uci") out << to_uci_line(rec);
-    else out << (first_game ? "" : "\n") << to_fen_lines(rec);
+    if (o.to == "fen" && !first_game) out << "\n";
+    out << rec.output;
     first_game = false;
   };
   cb.input_done = [&](const game::InputReport& in) {

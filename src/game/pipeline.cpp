@@ -33,11 +33,12 @@ struct Worker {
   std::vector<GameRecord>* records = nullptr;
   std::vector<pgn::SyntaxError>* errors = nullptr;
 
-  explicit Worker(const PipelineOptions& o)
+  Worker(const PipelineOptions& o, const PipelineCallbacks& cb)
       : parser(o.reader),
         replayer(
             o.replay,
-            [this](GameRecord& r) {
+            [this, &cb](GameRecord& r) {
+              if (cb.prepare) cb.prepare(r);
               records->push_back(std::move(r));
               return pgn::Visit::Continue;
             },
@@ -133,7 +134,7 @@ class Runner {
   }
 
   void work() {
-    Worker w(opts_);
+    Worker w(opts_, cb_);
     for (;;) {
       Batch b;
       {

@@ -31,6 +31,9 @@ struct InputReport {
 };
 
 struct PipelineCallbacks {
+  // Each game, on the worker thread that replayed it: for heavy per-game work such as
+  // writing the game out (store the result in GameRecord::output). Must be thread-safe.
+  std::function<void(GameRecord&)> prepare;
   // Each game, in input order, on the calling thread.
   std::function<void(const InputReport&, GameRecord&)> game;
   // Once per input, after its last game.

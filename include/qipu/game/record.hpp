@@ -60,7 +60,8 @@ struct GameRecord {
   Termination termination = Termination::None;
   Position final_position;
   std::vector<Diagnostic> diagnostics;
-  std::string raw;  // the game's text as decoded (kept for rejects)
+  std::string raw;     // the game's text as decoded (kept for rejects)
+  std::string output;  // what a pipeline's prepare step made of the game
 
   [[nodiscard]] std::string_view tag(std::string_view name) const;
   [[nodiscard]] int error_count() const;
