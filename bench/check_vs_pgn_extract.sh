@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Times qipu check (and convert --to zh) against pgn-extract on the pgnmentor corpus,
+# both in one hyperfine session. Needs: apt-get install pgn-extract hyperfine
+# Usage: bench/check_vs_pgn_extract.sh [build-dir]
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$here/build}
+corpus=$(mktemp --suffix=.pgn)
+trap 'rm -f "$corpus"' EXIT
+cat "$here"/../shared/corpora/real/pgnmentor/*.pgn > "$corpus"
+bytes=$(stat -c %s "$corpus")
+games=$(grep -c '^\[Event ' "$corpus")
+echo "corpus: $bytes bytes, $games games"
+hyperfine --warmup 1 --runs 3 --export-json /tmp/qipu-bench.json \
+  -n "pgn-extract -s -o /dev/null" "pgn-extract -s -o /dev/null $corpus" \
+  -n "qipu check --jobs 1" "$build/qipu check --jobs 1 $corpus" \
+  -n "qipu check --jobs 2" "$build/qipu check --jobs 2 $corpus" \
+  -n "qipu convert --to zh --jobs 2" "$build/qipu convert --to zh --jobs 2 $corpus -o /dev/null" || true
+python3 - "$bytes" "$games" <<'PY'
+import json, sys
+bytes_, games = int(sys.argv[1]), int(sys.argv[2])
+res = json.load(open("/tmp/qipu-bench.json"))["results"]
+base = next(r["mean"] for r in res if r["command"].startswith("pgn-extract"))
+for r in res:
+    t = r["mean"]
+    print(f'{r["command"]:32s} {t:7.3f} s  {bytes_/t/1e6:7.1f} MB/s  {games/t:9.0f} games/s  {base/t:5.1f}x pgn-extract')
+PY
