@@ -461,12 +461,13 @@ TEST_CASE("FEN: canonical FENs round trip", "[board][fen]") {
 
 TEST_CASE("FEN: kokopu fens.csv", "[board][fen][kokopu]") {
   // For each row: either we accept it and its placement, turn, castling and en passant
-  // fields are written as kokopu writes them (X-FEN where kokopu's X-FEN column has one),
-  // or we refuse it on purpose, for the reason named.
+  // fields are written as kokopu writes them (for Chess960, as its FEN_OUT_WITHOUT_XFEN
+  // column, KQkq-style, where that has a value), or we refuse it on purpose, for the
+  // reason named.
   const std::map<std::string, std::string> refused = {
       {"Base 2", "fullmove"},                                             // move number 0
       {"Invalid en-passant (rank)", "rank"},                              // d6 with Black to move
-      {"Ineffective en-passant 1", "halfmove"},                           // en passant with clock 2
+      {"Ineffective en-passant 1", "halfmove"},                           // e.p. square, clock 2
       {"Ineffective en-passant 2", "no pawn"},                            // no pawn passed h6
       {"Ambiguous FEN style with king not on 1st rank", "first rank"},    // C/G rights, king on a3
       {"Ambiguous FEN style with multiple kings", "kings"},
@@ -767,7 +768,7 @@ TEST_CASE("Chess960: castling by the 960 rules", "[board][chess960]") {
     // Knight e1 on the king's path from g1 to c1.
     CHECK_FALSE(legal_uci(load("4k3/8/8/8/8/8/8/R3N1K1 w A - 0 1", true)).count("g1a1"));
     CHECK(legal_uci(load("4k3/8/8/8/8/8/8/R5K1 w A - 0 1", true)).count("g1a1"));
-    // Knight b1 between rook a1 and its destination d1 (king on e1 … standard long castling).
+    // Standard long castling: the knight b1 stands between the rook a1 and d1.
     CHECK_FALSE(legal_uci(load("4k3/8/8/8/8/8/8/RN2K3 w Q - 0 1")).count("e1c1"));
     // An enemy piece on the king's destination blocks too.
     CHECK_FALSE(legal_uci(load("4k3/8/8/8/8/8/8/R1n1K3 w Q - 0 1")).count("e1c1"));
@@ -926,7 +927,7 @@ TEST_CASE("game state: check and checkmate", "[board][game]") {
     Position pos = load("6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1");
     CHECK(pos.in_check());
     CHECK(termination_of(pos) == Termination::Checkmate);
-    // Reached by a move: Nf7+ from h6 … the knight move itself.
+    // Reached by play: Nh6-f7#.
     GameState g(load("6rk/6pp/7N/8/8/8/8/6K1 w - - 0 1"));
     g.play(uci_move(g.position(), "h6f7"));
     CHECK(g.termination() == Termination::Checkmate);
@@ -1143,6 +1144,9 @@ TEST_CASE("move generation: en passant that would expose the king along the rank
   CHECK(pos.ep_square() == C6);
   CHECK_FALSE(legal_uci(pos).count("b5c6"));
   CHECK(legal_uci(pos).count("b5b6"));
+  // The same with the black king on e1 instead of e8.
+  CHECK_FALSE(legal_uci(load("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1")).count("b5c6"));
+  CHECK(load("8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1").fen() == "8/8/8/KPp4r/8/8/8/4k3 w - - 0 1");
   // Without the rook the capture is legal.
   CHECK(legal_uci(load("4k3/8/8/KPp5/8/8/8/8 w - c6 0 1")).count("b5c6"));
   // A queen on the far side pins the same way; a bishop on the rank does not.
@@ -1248,4 +1252,29 @@ TEST_CASE("UCI parsing and writing", "[board][movegen]") {
   CHECK(c.uci(short_castle) == "e1g1");
   CHECK(c.is_legal(short_castle));
   CHECK_FALSE(c.is_legal(Move(E1, E3)));
+  CHECK_FALSE(c.is_legal(Move(E1, G1)));  // castling is encoded king-takes-rook only
+}
+
+TEST_CASE("move generation: filtered by piece type and target", "[board][movegen]") {
+  Position pos;
+  MoveList list;
+  generate_legal(pos, list, MoveFilter::only(Knight, square_bb(F3)));
+  REQUIRE(list.size() == 1);
+  CHECK(list[0] == Move(G1, F3));
+  list.clear();
+  generate_legal(pos, list, MoveFilter::only(Pawn, square_bb(E4)));
+  REQUIRE(list.size() == 1);
+  CHECK(list[0] == Move(E2, E4));
+  list.clear();
+  generate_legal(pos, list, MoveFilter::only(Knight));
+  CHECK(list.size() == 4);
+  // Castling is a king move whose target is the rook's square.
+  Position c = load("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+  list.clear();
+  generate_legal(c, list, MoveFilter::only(King, square_bb(H1)));
+  REQUIRE(list.size() == 1);
+  CHECK(list[0] == Move(E1, H1, MoveKind::Castling));
+  list.clear();
+  generate_legal(c, list, MoveFilter::only(Rook));
+  CHECK(list.size() == 19);  // rook a1: b1 c1 d1 a2-a8 (10); rook h1: g1 f1 h2-h8 (9)
 }
