@@ -8,6 +8,9 @@ namespace qipu::cli {
 void setup_perft(CLI::App& app);
 void setup_check(CLI::App& app);
 void setup_convert(CLI::App& app);
+void setup_import(CLI::App& app);
+void setup_export(CLI::App& app);
+void setup_rejects(CLI::App& app);
 
 // Exit codes: 0 success, 1 invalid input found, 2 usage or I/O problems.
 void set_exit_code(int code);

@@ -7,8 +7,11 @@ int main(int argc, char** argv) {
   CLI::App app{"qipu (棋谱) — check, store, search and convert chess games in PGN"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for every command");
+  qipu::cli::setup_import(app);
   qipu::cli::setup_check(app);
   qipu::cli::setup_convert(app);
+  qipu::cli::setup_export(app);
+  qipu::cli::setup_rejects(app);
   qipu::cli::setup_perft(app);
   try {
     app.parse(argc, argv);

@@ -1,5 +1,7 @@
 #include "qipu/game/record.hpp"
 
+#include <cctype>
+
 namespace qipu::game {
 
 std::string_view GameRecord::tag(std::string_view name) const {
@@ -23,6 +25,42 @@ int GameRecord::plies() const {
     ++n;
   }
   return n;
+}
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Chess960 or standard; anything else is refused by name.
+std::optional<bool> variant_is_960(std::string_view v) {
+  std::string s = lower(v);
+  if (s.empty() || s == "standard" || s == "chess" || s == "normal" || s == "from position") return false;
+  if (s == "chess960" || s == "chess 960" || s == "fischerandom" || s == "fischer random" || s == "960" ||
+      s == "freestyle")
+    return true;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string set_up_start(GameRecord& rec) {
+  auto is960 = variant_is_960(rec.tag("Variant"));
+  if (!is960) return "variant '" + std::string(rec.tag("Variant")) + "' is not supported (only standard chess and Chess960)";
+  std::string_view fen = rec.tag("FEN");
+  if (!fen.empty()) {
+    auto parsed = Position::from_fen(fen, *is960);
+    if (!parsed) return "invalid FEN tag: " + parsed.error;
+    rec.start_position = *parsed.position;
+    rec.start_fen = std::string(fen);
+    return {};
+  }
+  if (rec.tag("SetUp") == "1") return "SetUp is \"1\" but there is no FEN tag";
+  if (*is960) return "a Chess960 game needs a FEN tag with its start position";
+  return {};
 }
 
 std::string numbered_move(const Position& before, std::string_view san) {

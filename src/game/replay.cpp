@@ -23,22 +23,6 @@ struct Frame {
 
 int ply_of(const Position& pos) { return 2 * (pos.fullmove_number() - 1) + (pos.side_to_move() == Black) + 1; }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  return out;
-}
-
-// Chess960 or standard; anything else is refused by name.
-std::optional<bool> variant_is_960(std::string_view v) {
-  std::string s = lower(v);
-  if (s.empty() || s == "standard" || s == "chess" || s == "normal" || s == "from position") return false;
-  if (s == "chess960" || s == "chess 960" || s == "fischerandom" || s == "fischer random" || s == "960" ||
-      s == "freestyle")
-    return true;
-  return std::nullopt;
-}
-
 bool two_digits_in(std::string_view s, int lo, int hi) {
   if (s == "??") return true;
   int n = 0;
@@ -94,31 +78,10 @@ struct Replayer::Impl {
   void start() {
     if (started) return;
     started = true;
-    bool broken = false;
-    auto is960 = variant_is_960(rec.tag("Variant"));
-    if (!is960) {
-      diagnose(true, rec.start, 0, {}, "variant '" + std::string(rec.tag("Variant")) + "' is not supported (only standard chess and Chess960)");
-      broken = true;
-    }
-    std::string_view fen = rec.tag("FEN");
-    if (!fen.empty()) {
-      auto parsed = Position::from_fen(fen, is960.value_or(false));
-      if (parsed) {
-        rec.start_position = *parsed.position;
-        rec.start_fen = std::string(fen);
-      } else {
-        diagnose(true, rec.start, 0, {}, "invalid FEN tag: " + parsed.error);
-        broken = true;
-      }
-    } else if (rec.tag("SetUp") == "1") {
-      diagnose(true, rec.start, 0, {}, "SetUp is \"1\" but there is no FEN tag");
-      broken = true;
-    } else if (is960.value_or(false)) {
-      diagnose(true, rec.start, 0, {}, "a Chess960 game needs a FEN tag with its start position");
-      broken = true;
-    }
+    std::string problem = set_up_start(rec);
+    if (!problem.empty()) diagnose(true, rec.start, 0, {}, problem);
     rec.mainline.reserve(128);
-    frames.push_back({&rec.mainline, GameState(rec.start_position), rec.start_position, broken});
+    frames.push_back({&rec.mainline, GameState(rec.start_position), rec.start_position, !problem.empty()});
   }
 
   // Reports style departures: errors in strict mode, warnings otherwise.

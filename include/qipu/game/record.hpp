@@ -2,6 +2,7 @@
 // problem found, each tied to its place in the source.
 #pragma once
 
+#include <any>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -61,7 +62,8 @@ struct GameRecord {
   Position final_position;
   std::vector<Diagnostic> diagnostics;
   std::string raw;     // the game's text as decoded (kept for rejects)
-  std::string output;  // what a pipeline's prepare step made of the game
+  std::string output;  // what a pipeline's prepare step made of the game, as text
+  std::any extra;      // or as any other value (the importer's encoded rows)
 
   [[nodiscard]] std::string_view tag(std::string_view name) const;
   [[nodiscard]] int error_count() const;
@@ -70,6 +72,10 @@ struct GameRecord {
   // Plies of the mainline that were replayed.
   [[nodiscard]] int plies() const;
 };
+
+// Sets rec.start_position (and start_fen) from the Variant, SetUp and FEN tags. Returns
+// what is wrong with them, or an empty string.
+std::string set_up_start(GameRecord& rec);
 
 // "31. Qxe1" or "31... Qxe1" for a move played from `before`.
 std::string numbered_move(const Position& before, std::string_view san);

@@ -1,0 +1,55 @@
+// The position index: every mainline position of every game as (key, game, ply).
+// Entries are kept in sorted runs ("segments"), each cut into chunks of about 256
+// delta-encoded entries, so a position costs a few bytes instead of a table row.
+// Keys are stored as their top 48 bits: callers verify matches by replaying the game.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "qipu/core/types.hpp"
+#include "qipu/db/sqlite.hpp"
+
+namespace qipu::db {
+
+struct PositionHit {
+  std::int64_t game;
+  int ply;  // plies played before the position arose (0: the start position)
+};
+
+constexpr std::uint64_t index_key(Key k) { return k >> 16; }
+
+// Collects the entries of one transaction and writes them as one segment.
+class PositionIndexWriter {
+ public:
+  void add(Key key, std::int64_t game, int ply) { entries_.push_back({index_key(key), game, ply}); }
+  // Writes the collected entries as a new segment (inside the caller's transaction).
+  void flush(Connection& db);
+  [[nodiscard]] std::size_t pending() const { return entries_.size(); }
+
+  struct Entry {
+    std::uint64_t key;
+    std::int64_t game;
+    int ply;
+    bool operator<(const Entry& o) const { return key != o.key ? key < o.key : game != o.game ? game < o.game : ply < o.ply; }
+  };
+  // Writes sorted entries as one segment; used by flush and by compaction.
+  static void write_segment(Connection& db, const std::vector<Entry>& sorted);
+
+ private:
+  std::vector<Entry> entries_;
+};
+
+// Merges every segment into one, so that lookups read one run (in one transaction).
+void compact_position_index(Connection& db);
+
+// Every (game, ply) whose stored key matches; in game order.
+std::vector<PositionHit> lookup_position(Connection& db, Key key);
+
+// Index size, for reports: entries and bytes of chunk data.
+struct IndexStats {
+  std::uint64_t entries = 0, bytes = 0, segments = 0;
+};
+IndexStats position_index_stats(Connection& db);
+
+}  // namespace qipu::db

@@ -1,0 +1,90 @@
+// A small RAII layer over SQLite's C API: a connection, prepared statements that are
+// reset and reused, and transactions that roll back unless committed.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace qipu::db {
+
+// The one exception type of the db module: SQLite said no, with its message.
+class DbError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Statement;
+
+class Connection {
+ public:
+  enum class Mode { ReadOnly, ReadWrite };
+  Connection(const std::string& path, Mode mode);
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  void exec(const std::string& sql);
+  [[nodiscard]] Statement prepare(std::string_view sql);
+  [[nodiscard]] std::int64_t last_insert_id() const;
+  [[nodiscard]] sqlite3* handle() const { return db_; }
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+  std::string path_;
+};
+
+class Statement {
+ public:
+  Statement(sqlite3* db, std::string_view sql);
+  ~Statement();
+  Statement(Statement&& o) noexcept;
+  Statement& operator=(Statement&& o) noexcept;
+  Statement(const Statement&) = delete;
+
+  // Binding is 1-based, as in SQLite.
+  Statement& bind(int i, std::int64_t v);
+  Statement& bind(int i, int v) { return bind(i, std::int64_t(v)); }
+  Statement& bind(int i, double v);
+  Statement& bind(int i, std::string_view text);
+  Statement& bind_blob(int i, const void* data, std::size_t size);
+  Statement& bind_null(int i);
+
+  // True while a row is available.
+  bool step();
+  // Steps to the end, for statements that return no rows.
+  void run();
+  void reset();
+
+  [[nodiscard]] std::int64_t int64(int col) const;
+  [[nodiscard]] double real(int col) const;
+  [[nodiscard]] std::string_view text(int col) const;
+  [[nodiscard]] std::string_view blob(int col) const;
+  [[nodiscard]] bool is_null(int col) const;
+
+ private:
+  void check(int rc, const char* what) const;
+  sqlite3* db_ = nullptr;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+// Rolls back unless commit() was called.
+class Transaction {
+ public:
+  explicit Transaction(Connection& c, bool immediate = true);
+  ~Transaction();
+  void commit();
+  Transaction(const Transaction&) = delete;
+
+ private:
+  Connection& c_;
+  bool done_ = false;
+};
+
+}  // namespace qipu::db

@@ -1,0 +1,90 @@
+// The game database: opening and upgrading it, importing replayed games in batches,
+// keeping rejects, and reading games back as GameRecords.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <variant>
+#include <vector>
+
+#include "qipu/db/position_index.hpp"
+#include "qipu/db/sqlite.hpp"
+#include "qipu/game/record.hpp"
+
+namespace qipu::db {
+
+constexpr int SchemaVersion = 1;
+
+// Opens (and for writing, creates or upgrades) a qipu database. Refuses files that are
+// not SQLite databases, databases of other programs, and newer schema versions.
+std::unique_ptr<Connection> open_database(const std::string& path, Connection::Mode mode);
+
+// The database path from --db, else $QIPU_DB, else ./qipu.db.
+std::string database_path(const std::string& option);
+
+// What the workers compute for each game before it reaches the writer.
+struct EncodedGame {
+  std::string moves;           // codec: one byte a move
+  std::string notes;           // codec: annotations, empty when none
+  std::uint64_t hash = 0;      // roster tags and moves
+  std::vector<Key> keys;       // every mainline position, from ply 0
+};
+EncodedGame encode_game(const game::GameRecord& rec);
+
+struct ImportOptions {
+  bool allow_duplicates = false;
+  bool position_index = true;
+  std::size_t batch_games = 20000;  // games per transaction
+};
+
+struct ImportStats {
+  std::uint64_t imported = 0, duplicates = 0, rejected = 0;
+};
+
+// Adds games one by one on one thread; commits every batch_games games, so that a
+// killed import leaves only whole games, and compacts the position index at the end.
+class Importer {
+ public:
+  Importer(Connection& db, ImportOptions options);
+  ~Importer();
+  void add(const std::string& source, const game::GameRecord& rec, const EncodedGame& enc);
+  void reject(const std::string& source, const game::GameRecord& rec, const std::string& errors);
+  // Commits what is pending and merges the position index.
+  void finish();
+  [[nodiscard]] const ImportStats& stats() const { return stats_; }
+
+ private:
+  std::int64_t intern(std::unordered_map<std::string, std::int64_t>& cache, Statement& find, Statement& insert,
+                      std::string_view name);
+  void commit_batch();
+  void begin();
+
+  Connection& db_;
+  ImportOptions opt_;
+  ImportStats stats_;
+  std::unique_ptr<Transaction> tx_;
+  std::size_t in_batch_ = 0;
+  std::unordered_set<std::uint64_t> hashes_;
+  std::unordered_map<std::string, std::int64_t> players_, events_, sites_, sources_;
+  struct Statements;
+  std::unique_ptr<Statements> st_;
+  PositionIndexWriter index_;
+};
+
+// Reads games back; `where` is an SQL condition on the game table (alias g) whose ?
+// parameters are bound, in order, from `params`: user input never becomes SQL text.
+struct GameQuery {
+  std::string where = "1";
+  std::vector<std::variant<std::int64_t, std::string>> params;
+  std::string order = "g.id";
+  std::int64_t limit = -1, offset = 0;
+};
+void for_each_game(Connection& db, const GameQuery& q, const std::function<bool(game::GameRecord&)>& f);
+// One game by id, decoded; false if there is none.
+bool load_game(Connection& db, std::int64_t id, game::GameRecord& rec);
+
+}  // namespace qipu::db

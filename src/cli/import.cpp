@@ -1,0 +1,119 @@
+// qipu import [--db PATH] FILE...|- — replay games and store them in the database.
+#include <chrono>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/common.hpp"
+#include "cli/db_options.hpp"
+#include "qipu/db/store.hpp"
+
+namespace qipu::cli {
+
+namespace {
+
+struct ImportCmdOptions {
+  InputOptions input;
+  std::string db;
+  bool allow_duplicates = false;
+  bool no_index = false;
+};
+
+// "illegal move", "unknown move token", … : the kind of a game's first error.
+std::string reason_of(const game::GameRecord& rec) {
+  for (const auto& d : rec.diagnostics)
+    if (d.error) {
+      auto colon = d.message.find(':');
+      return colon == std::string::npos ? d.message : d.message.substr(0, colon);
+    }
+  return "error";
+}
+
+std::string error_text(const game::GameRecord& rec) {
+  std::string s;
+  for (const auto& d : rec.diagnostics)
+    if (d.error) {
+      s += std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column) + ": ";
+      if (!d.move.empty()) s += "move " + d.move + ": ";
+      s += d.message + "\n";
+    }
+  return s;
+}
+
+void print_summary(const db::ImportStats& st, const std::map<std::string, std::uint64_t>& reasons, double secs,
+                   std::uint64_t bytes, const std::string& path) {
+  std::uint64_t games = st.imported + st.duplicates + st.rejected;
+  std::cout << "imported " << st.imported << " games into " << path << "; " << st.duplicates
+            << " duplicates skipped; " << st.rejected << " rejected\n";
+  for (const auto& [reason, n] : reasons) std::cout << "  rejected for " << reason << ": " << n << "\n";
+  std::cout.precision(3);
+  std::cout << games << " games in " << secs << " s (" << std::uint64_t(games / std::max(secs, 1e-9)) << " games/s, "
+            << bytes / 1e6 / std::max(secs, 1e-9) << " MB/s)\n";
+}
+
+void run_import(const ImportCmdOptions& o) {
+  std::string path = db::database_path(o.db);
+  auto start = std::chrono::steady_clock::now();
+  try {
+    auto conn = db::open_database(path, db::Connection::Mode::ReadWrite);
+    db::ImportOptions io;
+    io.allow_duplicates = o.allow_duplicates;
+    io.position_index = !o.no_index;
+    db::Importer importer(*conn, io);
+    std::map<std::string, std::uint64_t> reasons;
+    bool io_failed = false;
+    std::uint64_t bytes = 0;
+    Progress progress(o.input.files);
+    game::PipelineCallbacks cb;
+    cb.prepare = [](game::GameRecord& rec) {
+      if (rec.valid()) rec.extra = db::encode_game(rec);
+    };
+    cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
+      std::string source = in.path == "-" ? "<stdin>" : in.path;
+      if (rec.valid()) {
+        importer.add(source, rec, std::any_cast<const db::EncodedGame&>(rec.extra));
+      } else {
+        ++reasons[reason_of(rec)];
+        importer.reject(source, rec, error_text(rec));
+      }
+    };
+    cb.input_done = [&](const game::InputReport& in) {
+      bytes += in.bytes;
+      if (!in.opened) io_failed = true;
+      for (const auto& e : in.input_errors) {
+        if (e.game_index == 0) io_failed = true;
+        std::cerr << format_input_error(in.path, e) << "\n";
+      }
+    };
+    cb.progress = [&](std::uint64_t b, std::uint64_t games) { progress.update(b, games); };
+    game::run_pipeline(o.input.files, pipeline_options(o.input), cb);
+    progress.finish();
+    importer.finish();
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    print_summary(importer.stats(), reasons, secs, bytes, path);
+    set_exit_code(io_failed ? 2 : importer.stats().rejected ? 1 : 0);
+  } catch (const db::DbError& e) {
+    std::cerr << "qipu import: " << e.what() << "\n";
+    set_exit_code(2);
+  }
+}
+
+}  // namespace
+
+void setup_import(CLI::App& app) {
+  auto o = std::make_shared<ImportCmdOptions>();
+  auto* cmd = app.add_subcommand("import", "Check PGN files and store their games in the database");
+  add_input_options(*cmd, o->input);
+  add_db_option(*cmd, o->db);
+  cmd->add_flag("--allow-duplicates", o->allow_duplicates,
+                "Store games even when the same game (roster tags and moves) is already there");
+  cmd->add_flag("--no-position-index", o->no_index, "Do not index positions (faster import; no --fen search)");
+  cmd->footer(
+      "Games that fail to replay are kept whole, with their errors, in the rejects table (qipu rejects).\n"
+      "Importing the same file again adds nothing. Exit status follows qipu check.\n"
+      "Example: qipu import games.pgn.zst && qipu export | head");
+  cmd->callback([o] { run_import(*o); });
+}
+
+}  // namespace qipu::cli

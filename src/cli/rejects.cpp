@@ -1,0 +1,65 @@
+// qipu rejects [--db PATH] [--pgn] [-o FILE] — the games import could not replay.
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/db_options.hpp"
+#include "qipu/db/store.hpp"
+
+namespace qipu::cli {
+
+namespace {
+
+struct RejectsOptions {
+  std::string db, output;
+  bool pgn = false;
+};
+
+void run_rejects(const RejectsOptions& o) {
+  std::string path = db::database_path(o.db);
+  std::ofstream file;
+  if (!o.output.empty() && o.output != "-") file.open(o.output, std::ios::binary);
+  std::ostream& out = file.is_open() ? static_cast<std::ostream&>(file) : std::cout;
+  try {
+    auto conn = db::open_database(path, db::Connection::Mode::ReadOnly);
+    auto st = conn->prepare(
+        "SELECT r.id, s.path, r.offset, r.game_index, r.white, r.black, r.text, r.errors FROM reject r "
+        "LEFT JOIN source s ON s.id = r.source ORDER BY r.id");
+    std::uint64_t n = 0;
+    while (st.step()) {
+      ++n;
+      if (o.pgn) {
+        std::string text(st.text(6));
+        out << text << (text.size() >= 2 && text.substr(text.size() - 2) == "\n\n" ? "" : "\n\n");
+        continue;
+      }
+      out << "reject " << st.int64(0) << ": " << st.text(1) << " (byte " << st.int64(2) << "), game " << st.int64(3)
+          << " (" << (st.text(4).empty() ? "?" : st.text(4)) << " – " << (st.text(5).empty() ? "?" : st.text(5)) << ")\n";
+      std::string errors(st.text(7));
+      for (std::size_t at = 0; at < errors.size();) {
+        std::size_t nl = errors.find('\n', at);
+        out << "    " << errors.substr(at, nl - at) << "\n";
+        at = nl == std::string::npos ? errors.size() : nl + 1;
+      }
+    }
+    if (!o.pgn) out << n << " rejected games\n";
+  } catch (const db::DbError& e) {
+    std::cerr << "qipu rejects: " << e.what() << "\n";
+    set_exit_code(2);
+  }
+}
+
+}  // namespace
+
+void setup_rejects(CLI::App& app) {
+  auto o = std::make_shared<RejectsOptions>();
+  auto* cmd = app.add_subcommand("rejects", "List the games import could not replay, or write them out as PGN");
+  add_db_option(*cmd, o->db);
+  cmd->add_flag("--pgn", o->pgn, "Write the rejected games' original text, unchanged, instead of the list");
+  cmd->add_option("-o,--output", o->output, "Write to this file instead of standard output");
+  cmd->footer("Fix the games, then import the file written with --pgn.");
+  cmd->callback([o] { run_rejects(*o); });
+}
+
+}  // namespace qipu::cli

@@ -1,0 +1,128 @@
+#include "qipu/db/sqlite.hpp"
+
+#include <sqlite3.h>
+
+namespace qipu::db {
+
+Connection::Connection(const std::string& path, Mode mode) : path_(path) {
+  int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw DbError("cannot open database " + path + ": " + msg);
+  }
+  sqlite3_extended_result_codes(db_, 1);
+  // Another writer holds the lock: wait for it rather than fail at once.
+  sqlite3_busy_timeout(db_, 10000);
+}
+
+Connection::~Connection() { sqlite3_close_v2(db_); }
+
+void Connection::exec(const std::string& sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : sqlite3_errmsg(db_);
+    sqlite3_free(err);
+    throw DbError(path_ + ": " + msg);
+  }
+}
+
+Statement Connection::prepare(std::string_view sql) { return Statement(db_, sql); }
+
+std::int64_t Connection::last_insert_id() const { return sqlite3_last_insert_rowid(db_); }
+
+Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
+  int rc = sqlite3_prepare_v3(db, sql.data(), int(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr);
+  if (rc != SQLITE_OK) throw DbError(std::string("SQL error: ") + sqlite3_errmsg(db) + " in: " + std::string(sql));
+}
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Statement::Statement(Statement&& o) noexcept : db_(o.db_), stmt_(o.stmt_) { o.stmt_ = nullptr; }
+
+Statement& Statement::operator=(Statement&& o) noexcept {
+  if (this != &o) {
+    sqlite3_finalize(stmt_);
+    db_ = o.db_;
+    stmt_ = o.stmt_;
+    o.stmt_ = nullptr;
+  }
+  return *this;
+}
+
+void Statement::check(int rc, const char* what) const {
+  if (rc != SQLITE_OK) throw DbError(std::string(what) + ": " + sqlite3_errmsg(db_));
+}
+
+Statement& Statement::bind(int i, std::int64_t v) {
+  check(sqlite3_bind_int64(stmt_, i, v), "bind");
+  return *this;
+}
+Statement& Statement::bind(int i, double v) {
+  check(sqlite3_bind_double(stmt_, i, v), "bind");
+  return *this;
+}
+Statement& Statement::bind(int i, std::string_view text) {
+  check(sqlite3_bind_text(stmt_, i, text.data(), int(text.size()), SQLITE_TRANSIENT), "bind");
+  return *this;
+}
+Statement& Statement::bind_blob(int i, const void* data, std::size_t size) {
+  check(sqlite3_bind_blob(stmt_, i, data, int(size), SQLITE_TRANSIENT), "bind");
+  return *this;
+}
+Statement& Statement::bind_null(int i) {
+  check(sqlite3_bind_null(stmt_, i), "bind");
+  return *this;
+}
+
+bool Statement::step() {
+  int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  std::string msg = sqlite3_errmsg(db_);
+  sqlite3_reset(stmt_);
+  throw DbError(msg);
+}
+
+void Statement::run() {
+  while (step()) {
+  }
+  reset();
+}
+
+void Statement::reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+std::int64_t Statement::int64(int col) const { return sqlite3_column_int64(stmt_, col); }
+double Statement::real(int col) const { return sqlite3_column_double(stmt_, col); }
+std::string_view Statement::text(int col) const {
+  auto p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, col));
+  return p ? std::string_view(p, std::size_t(sqlite3_column_bytes(stmt_, col))) : std::string_view();
+}
+std::string_view Statement::blob(int col) const {
+  auto p = static_cast<const char*>(sqlite3_column_blob(stmt_, col));
+  return p ? std::string_view(p, std::size_t(sqlite3_column_bytes(stmt_, col))) : std::string_view();
+}
+bool Statement::is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+
+Transaction::Transaction(Connection& c, bool immediate) : c_(c) { c_.exec(immediate ? "BEGIN IMMEDIATE" : "BEGIN"); }
+
+Transaction::~Transaction() {
+  if (!done_) {
+    try {
+      c_.exec("ROLLBACK");
+    } catch (...) {  // nothing more to do in a destructor
+    }
+  }
+}
+
+void Transaction::commit() {
+  c_.exec("COMMIT");
+  done_ = true;
+}
+
+}  // namespace qipu::db
