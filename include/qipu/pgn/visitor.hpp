@@ -1,0 +1,67 @@
+// Streaming visitor interface of the PGN reader (in the style of pgn-reader).
+// The reader knows nothing of chess legality: it hands over tokens as text.
+// All strings are UTF-8 and borrowed: valid only during the call.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace qipu::pgn {
+
+// A place in the decoded input. Lines and columns count from 1; columns count
+// characters (UTF-8 code points); offset is the byte offset in the decoded
+// UTF-8 text (equal to the file offset for UTF-8 files without a BOM).
+struct SourcePos {
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+    std::uint64_t offset = 0;
+};
+
+// What the visitor wants next. Skip from begin_variation skips that variation;
+// Skip from any other callback skips the rest of the game (end_game is still
+// called); Stop ends reading after the current game.
+enum class Visit { Continue, Skip, Stop };
+
+struct GameInfo {
+    std::uint64_t index = 0;  // ordinal of the game chunk in the input, from 1
+    SourcePos start;          // where the game's text starts
+};
+
+struct GameEnd {
+    std::uint64_t index = 0;
+    std::string_view raw;     // the game's text as decoded, with trailing blank lines
+    std::uint32_t errors = 0; // syntax errors reported inside this game
+};
+
+struct SyntaxError {
+    std::uint64_t game_index = 0;  // 0 when not inside a game chunk (input errors)
+    SourcePos pos;
+    std::string message;           // says what was expected
+};
+
+class Visitor {
+public:
+    virtual ~Visitor() = default;
+    // Called once per input, before any game, with "utf-8", "gb18030" or "windows-1252".
+    virtual void encoding(std::string_view /*name*/) {}
+    virtual Visit begin_game(const GameInfo&) { return Visit::Continue; }
+    // value has its \" and \\ escapes removed.
+    virtual Visit tag(std::string_view /*name*/, std::string_view /*value*/, SourcePos) {
+        return Visit::Continue;
+    }
+    // The move token unchanged (check marks included, glyphs excluded).
+    virtual Visit move(std::string_view /*token*/, SourcePos) { return Visit::Continue; }
+    // $n and suffix glyphs (! ? !! ?? !? ?! as 1..6).
+    virtual Visit nag(int /*nag*/, SourcePos) { return Visit::Continue; }
+    // Text between { and } (unchanged) or after ; up to the end of the line.
+    virtual Visit comment(std::string_view /*text*/, SourcePos) { return Visit::Continue; }
+    virtual Visit begin_variation(SourcePos) { return Visit::Continue; }
+    virtual void end_variation() {}
+    // "1-0", "0-1", "1/2-1/2" or "*" (½-½ and Chinese results are normalised).
+    virtual void result(std::string_view /*text*/, SourcePos) {}
+    virtual Visit end_game(const GameEnd&) { return Visit::Continue; }
+    virtual void syntax_error(const SyntaxError&) {}
+};
+
+}  // namespace qipu::pgn

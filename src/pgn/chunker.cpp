@@ -1,0 +1,395 @@
+// Cuts decoded PGN text into game chunks without parsing it fully.
+//
+// Boundary rule: a game ends before
+//   - a '[' (outside comments) once the game has movetext or a result,
+//   - a '[' whose tag name already occurred in this game's tag section
+//     (games with tags but no moves), or
+//   - any token, '(' or ')' after a result at variation depth 0
+//     (games without tags on one line).
+// Comments after a result stay with that game. {} comments, ; comments, %
+// lines and quoted tag values are skipped so brackets inside them do not cut.
+// A game larger than max_game_bytes is dropped while scanning on, so memory
+// stays bounded by that limit plus one block.
+#include <algorithm>
+#include <cstring>
+
+#include "decoder.hpp"
+#include "qipu/grammar/pgn_words.hpp"
+#include "qipu/pgn/reader.hpp"
+
+namespace qipu::pgn {
+
+using detail::Buffer;
+using detail::Decoder;
+
+namespace {
+
+bool is_ws(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+// Characters that end a token for the chunker.
+struct EndTable {
+    bool e[256];
+    constexpr EndTable() : e{} {
+        for (unsigned char x : {' ', '\t', '\n', '\r', '\f', '\v', '{', '}', '(', ')', ';', '[', ']'})
+            e[x] = true;
+    }
+};
+constexpr EndTable kEnds;
+bool ends_token(char c) { return kEnds.e[static_cast<unsigned char>(c)]; }
+
+// Character classes for the fast scan of movetext.
+enum : unsigned char { kPlain, kSpace, kNewline, kOther };
+struct ClassTable {
+    unsigned char c[256];
+    constexpr ClassTable() : c{} {
+        for (int i = 0; i < 256; ++i) c[i] = kPlain;
+        for (unsigned char x : {' ', '\t', '\f', '\v'}) c[x] = kSpace;
+        c['\n'] = c['\r'] = kNewline;
+        // Comments, tags, variations, results and % lines need the slow path.
+        for (unsigned char x : {'{', '}', '(', ')', ';', '[', ']', '%', '1', '0', '*'}) c[x] = kOther;
+        c[0xC2] = c[0xE5] = c[0xE7] = c[0xE9] = kOther;  // first bytes of ½ and 和 白 黑
+    }
+};
+constexpr ClassTable kClass;
+
+bool is_result(const char* p, std::size_t n) {
+    if (kClass.c[static_cast<unsigned char>(*p)] != kOther) return false;
+    for (const auto& r : grammar::pgn::kResults)
+        if (r.text.size() == n && std::memcmp(r.text.data(), p, n) == 0) return true;
+    return false;
+}
+
+std::uint32_t count_chars(const char* p, std::size_t n) {
+    std::uint32_t k = 0;
+    for (std::size_t i = 0; i < n; ++i) k += (static_cast<unsigned char>(p[i]) & 0xC0) != 0x80;
+    return k;
+}
+
+std::uint64_t hash_name(const char* p, std::size_t n) {
+    std::uint64_t h = 1469598103934665603ull;
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(p[i])) * 1099511628211ull;
+    return h;
+}
+
+}  // namespace
+
+struct GameChunker::Impl {
+    enum class Mode { Normal, Brace, LineRest, Tag, TagString, Token };
+
+    Impl(Source& src, const ReaderOptions& o)
+        : dec(src, o.encoding, o.block_size), max_game(o.max_game_bytes), block(o.block_size) {}
+
+    Decoder dec;
+    Buffer buf;
+    std::size_t max_game, block;
+    std::size_t start = 0, scan = 0;  // game start and scan position in buf
+    std::uint64_t base = 0;           // decoded offset of buf[0]
+    bool eof = false;
+    std::string enc;
+
+    // Position of `start`.
+    std::uint64_t index = 0;
+    std::uint32_t line = 1, column = 1;
+    bool prev_cr = false;
+
+    // Scanner state of the current game.
+    Mode mode = Mode::Normal;
+    bool content = false, movetext = false, ended = false, line_start = true;
+    unsigned depth = 0;
+    std::uint64_t tag_names[32] = {};
+    unsigned tag_count = 0;
+
+    // Dropping an oversized game.
+    bool dropping = false;
+    std::uint64_t drop_offset = 0;
+    std::uint32_t drop_line = 0, drop_column = 0;
+
+    void reset_game() {
+        mode = Mode::Normal;
+        content = movetext = ended = false;
+        line_start = true;
+        depth = 0;
+        tag_count = 0;
+    }
+
+    // Moves the line/column of `start` over n bytes of text.
+    void advance(const char* p, std::size_t n) {
+        if (n == 0) return;
+        std::size_t lf = static_cast<std::size_t>(std::count(p, p + n, '\n'));
+        if (prev_cr && p[0] == '\n') --lf;  // the LF of a CRLF counted with its CR
+        line += static_cast<std::uint32_t>(lf);
+        // A CR is a line break of its own unless an LF follows it.
+        for (const char* q = p; (q = static_cast<const char*>(std::memchr(q, '\r', static_cast<std::size_t>(p + n - q))));) {
+            ++q;
+            if (q == p + n || *q != '\n') ++line;
+        }
+        std::size_t last = n;
+        while (last > 0 && p[last - 1] != '\n' && p[last - 1] != '\r') --last;
+        if (last == 0) column += count_chars(p, n);
+        else column = 1 + count_chars(p + last, n - last);
+        prev_cr = p[n - 1] == '\r';
+    }
+
+    // Reads another block; compacts the buffer first. False at end of input.
+    bool refill() {
+        if (start > 0) {
+            buf.consume(start);
+            base += start;
+            scan -= start;
+            start = 0;
+        }
+        if (eof) return false;
+        if (!dec.fill(buf)) eof = true;
+        if (enc.empty()) enc = detail::encoding_name(dec.encoding());
+        return true;
+    }
+
+    // Tag name after '[' at i, or false if it is not yet all in the buffer.
+    bool tag_name_at(std::size_t i, std::uint64_t& h) {
+        const char* b = buf.data.get();
+        std::size_t j = i + 1;
+        while (j < buf.size && (b[j] == ' ' || b[j] == '\t')) ++j;
+        std::size_t k = j;
+        while (k < buf.size && k - j < 64 && !is_ws(b[k]) && b[k] != '"' && b[k] != ']') ++k;
+        if (k == buf.size && !eof) return false;
+        h = hash_name(b + j, k - j);
+        return true;
+    }
+
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+    // Position of a line-initial "[Event " within buf[from, to), or npos.
+    std::size_t event_line(std::size_t from, std::size_t to) const {
+        const char* b = buf.data.get();
+        static constexpr char kKey[] = "[Event ";
+        const char* p = b + from;
+        const char* end = b + to;
+        while ((p = static_cast<const char*>(memmem(p, static_cast<std::size_t>(end - p), kKey, 7)))) {
+            if (p > b && (p[-1] == '\n' || p[-1] == '\r')) return static_cast<std::size_t>(p - b);
+            ++p;
+        }
+        return npos;
+    }
+
+    enum class Scan { Boundary, NeedMore };
+    Scan find_boundary(std::size_t& at);
+    bool normal_run(std::size_t& i);
+    Scan normal_char(std::size_t& i, std::size_t& at);
+    void emit(RawGame& g, std::size_t end);
+    bool next(RawGame& g);
+};
+
+// Scans from `scan` to the end of the buffer, stopping at a game boundary.
+GameChunker::Impl::Scan GameChunker::Impl::find_boundary(std::size_t& at) {
+    const char* b = buf.data.get();
+    std::size_t n = buf.size, i = scan;
+    while (i < n) {
+        switch (mode) {
+            case Mode::Brace: {
+                const void* q = std::memchr(b + i, '}', n - i);
+                std::size_t close = q ? static_cast<std::size_t>(static_cast<const char*>(q) - b) : n;
+                // An [Event tag at a line start inside a comment means the
+                // comment was never closed: the next game starts there.
+                std::size_t tag = event_line(i, close);
+                if (tag != npos) { at = tag; return Scan::Boundary; }
+                if (!q) {
+                    // Rescan the last bytes next time: an "[Event" may be cut by the block end.
+                    scan = std::max(i, n - std::min<std::size_t>(n, 7));
+                    return Scan::NeedMore;
+                }
+                i = close + 1;
+                mode = Mode::Normal;
+                break;
+            }
+            case Mode::LineRest:
+                while (i < n && b[i] != '\n' && b[i] != '\r') ++i;
+                if (i < n) mode = Mode::Normal;
+                break;
+            case Mode::Tag:
+                while (i < n && b[i] != '"' && b[i] != ']' && b[i] != '\n' && b[i] != '\r') ++i;
+                if (i < n) {
+                    if (b[i] == '"') mode = Mode::TagString, ++i;
+                    else if (b[i] == ']') mode = Mode::Normal, ++i;
+                    else mode = Mode::Normal;
+                }
+                break;
+            case Mode::TagString:
+                while (i < n && b[i] != '"' && b[i] != '\\' && b[i] != '\n' && b[i] != '\r') ++i;
+                if (i == n) break;
+                if (b[i] == '\\') {
+                    if (i + 1 == n && !eof) { scan = i; return Scan::NeedMore; }
+                    i += 2;
+                } else if (b[i] == '"') mode = Mode::Tag, ++i;
+                else mode = Mode::Normal;
+                break;
+            case Mode::Token:
+                while (i < n && !ends_token(b[i])) ++i;
+                if (i < n) mode = Mode::Normal;
+                break;
+            case Mode::Normal:
+                if (normal_run(i)) {
+                    if (i == static_cast<std::size_t>(-1)) return Scan::NeedMore;
+                    break;
+                }
+                if (normal_char(i, at) == Scan::Boundary) return Scan::Boundary;
+                if (i == static_cast<std::size_t>(-1)) return Scan::NeedMore;
+                break;
+        }
+    }
+    scan = std::min(i, n);
+    return Scan::NeedMore;
+}
+
+// Skips blanks and ordinary tokens of movetext quickly. Returns true when
+// it stopped at the end of the buffer (i = n, or i = -1 with `scan` set to a
+// token to resume at), false at a character that needs normal_char.
+bool GameChunker::Impl::normal_run(std::size_t& i) {
+    const char* b = buf.data.get();
+    const std::size_t n = buf.size;
+    while (i < n) {
+        switch (kClass.c[static_cast<unsigned char>(b[i])]) {
+            case kSpace: ++i; continue;
+            case kNewline: line_start = true; ++i; continue;
+            case kPlain: {
+                if (!content || ended) return false;
+                movetext = true;
+                line_start = false;
+                std::size_t j = i + 1;
+                while (j < n && !ends_token(b[j])) ++j;
+                if (j == n && !eof) {
+                    if (j - i >= 64) { mode = Mode::Token; i = n; return true; }
+                    scan = i;
+                    i = static_cast<std::size_t>(-1);
+                    return true;
+                }
+                i = j;
+                continue;
+            }
+            default: return false;
+        }
+    }
+    return true;
+}
+
+// Handles one character (or token) in Normal mode. Sets i to -1 when more
+// input is needed before deciding (scan then holds the resume point).
+GameChunker::Impl::Scan GameChunker::Impl::normal_char(std::size_t& i, std::size_t& at) {
+    const char* b = buf.data.get();
+    char c = b[i];
+    if (is_ws(c)) {
+        if (c == '\n' || c == '\r') line_start = true;
+        ++i;
+        return Scan::NeedMore;
+    }
+    if (!content) {  // leading blank lines belong to no game
+        advance(b + start, i - start);
+        start = i;
+        content = true;
+    }
+    bool at_line_start = line_start;
+    line_start = false;
+    if (c == '{') { mode = Mode::Brace; ++i; return Scan::NeedMore; }
+    if (c == ';' || (c == '%' && at_line_start)) { mode = Mode::LineRest; ++i; return Scan::NeedMore; }
+    if (ended) { at = i; return Scan::Boundary; }
+    if (c == '[') {
+        if (movetext) { at = i; return Scan::Boundary; }
+        std::uint64_t h;
+        if (!tag_name_at(i, h)) { scan = i; i = static_cast<std::size_t>(-1); return Scan::NeedMore; }
+        for (unsigned k = 0; k < tag_count; ++k)
+            if (tag_names[k] == h) { at = i; return Scan::Boundary; }
+        if (tag_count < 32) tag_names[tag_count++] = h;
+        mode = Mode::Tag;
+        ++i;
+        return Scan::NeedMore;
+    }
+    movetext = true;
+    if (c == '(') { ++depth; ++i; return Scan::NeedMore; }
+    if (c == ')') { if (depth) --depth; ++i; return Scan::NeedMore; }
+    std::size_t j = i + 1;  // at least one character, so a stray '}' moves on
+    while (j < buf.size && !ends_token(b[j])) ++j;
+    if (j == buf.size && !eof) {
+        if (j - i < 64) { scan = i; i = static_cast<std::size_t>(-1); return Scan::NeedMore; }
+        mode = Mode::Token;
+    } else if (depth == 0 && is_result(b + i, j - i)) {
+        ended = true;
+    }
+    i = j;
+    return Scan::NeedMore;
+}
+
+// Fills g with buf[start, end) and moves start there.
+void GameChunker::Impl::emit(RawGame& g, std::size_t end) {
+    const char* b = buf.data.get();
+    g.index = ++index;
+    g.problem.clear();
+    if (!dropping && end - start > max_game) {  // found whole in one block, still too big
+        dropping = true;
+        drop_offset = base + start;
+        drop_line = line;
+        drop_column = column;
+    }
+    if (dropping) {
+        g.text = {};
+        g.byte_offset = drop_offset;
+        g.line = drop_line;
+        g.column = drop_column;
+        g.problem = "game larger than " + std::to_string(max_game) + " bytes; skipped";
+        dropping = false;
+    } else {
+        g.text = std::string_view(b + start, end - start);
+        g.byte_offset = base + start;
+        g.line = line;
+        g.column = column;
+    }
+    g.invalid_bytes = 0;
+    std::uint64_t stop = base + end;
+    while (!dec.invalid.empty() && dec.invalid.front().offset < stop) {
+        if (g.invalid_bytes == 0) g.first_invalid = dec.invalid.front().offset;
+        g.invalid_bytes += dec.invalid.front().count;
+        dec.invalid.pop_front();
+    }
+    advance(b + start, end - start);
+    start = end;
+    reset_game();
+}
+
+bool GameChunker::Impl::next(RawGame& g) {
+    for (;;) {
+        std::size_t at = 0;
+        if (find_boundary(at) == Scan::Boundary) {
+            scan = at;
+            emit(g, at);
+            return true;
+        }
+        if (buf.size - start > max_game && !dropping) {
+            dropping = true;
+            drop_offset = base + start;
+            drop_line = line;
+            drop_column = column;
+        }
+        if (dropping) {  // forget what was scanned; keep the scanner state
+            advance(buf.data.get() + start, scan - start);
+            start = scan;
+        }
+        if (eof) {
+            if (dropping || content) {
+                scan = buf.size;
+                emit(g, buf.size);
+                return true;
+            }
+            return false;
+        }
+        refill();
+    }
+}
+
+GameChunker::GameChunker(Source& src, const ReaderOptions& opts)
+    : impl_(std::make_unique<Impl>(src, opts)) {}
+GameChunker::~GameChunker() = default;
+bool GameChunker::next(RawGame& game) { return impl_->next(game); }
+const std::string& GameChunker::encoding() const { return impl_->enc; }
+std::uint64_t GameChunker::bytes_read() const { return impl_->dec.produced(); }
+
+}  // namespace qipu::pgn

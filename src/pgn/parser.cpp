@@ -1,0 +1,346 @@
+// Runs the PEGTL grammar over one game chunk and turns matches into visitor
+// events. The grammar stays in this file so users never compile it.
+#include <charconv>
+#include <cstring>
+
+#include "qipu/grammar/pgn.hpp"
+#include "qipu/pgn/reader.hpp"
+
+namespace qipu::pgn {
+namespace {
+
+namespace g = qipu::grammar::pgn;
+namespace pegtl = tao::pegtl;
+
+// Thrown by the control at a must<> point or by the depth check; ends the game.
+struct GameError {
+    const char* at;
+    std::string message;
+};
+
+// Turns pointers into SourcePos; moves forward incrementally because events
+// come in text order (it restarts from the chunk start if asked to go back).
+class Tracker {
+public:
+    void reset(const RawGame& raw) {
+        raw_ = &raw;
+        at_ = raw.text.data();
+        line_ = raw.line;
+        col_ = raw.column;
+        prev_cr_ = false;
+    }
+    SourcePos pos(const char* p) {
+        if (p < at_) reset(*raw_);
+        for (; at_ < p; ++at_) {
+            auto c = static_cast<unsigned char>(*at_);
+            if (c > '\r') {  // the common case: not a line break
+                prev_cr_ = false;
+                col_ += (c & 0xC0) != 0x80;
+            } else if (c == '\n') {
+                if (!prev_cr_) ++line_;
+                col_ = 1;
+                prev_cr_ = false;
+            } else if (c == '\r') {
+                ++line_;
+                col_ = 1;
+                prev_cr_ = true;
+            } else {
+                prev_cr_ = false;
+                col_ += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+            }
+        }
+        return {line_, col_, raw_->byte_offset + static_cast<std::uint64_t>(p - raw_->text.data())};
+    }
+
+private:
+    const RawGame* raw_ = nullptr;
+    const char* at_ = nullptr;
+    std::uint32_t line_ = 1, col_ = 1;
+    bool prev_cr_ = false;
+};
+
+// Everything the actions need while one game is parsed.
+struct State {
+    State(const ReaderOptions& o, const g::WordTable& w) : opts(o), words(w) {}
+    const ReaderOptions& opts;
+    const g::WordTable& words;
+    Visitor* v = nullptr;
+    ReadStats* stats = nullptr;
+    const RawGame* raw = nullptr;
+    Tracker tracker;
+    std::string scratch;  // unescaped tag values; reused across games
+    std::string_view tag_name, tag_value;
+    bool begun = false, skip_game = false, stop = false;
+    unsigned depth = 0, skip_depth = 0;
+    std::uint32_t errors = 0;
+
+    void start(const RawGame& r, Visitor& vis, ReadStats& st) {
+        v = &vis;
+        stats = &st;
+        raw = &r;
+        tracker.reset(r);
+        begun = skip_game = stop = false;
+        depth = skip_depth = 0;
+        errors = 0;
+    }
+
+    // Calls begin_game before the first event; false while events are muted.
+    bool live() {
+        if (!begun) {
+            begun = true;
+            ++stats->games;
+            GameInfo info{raw->index, SourcePos{raw->line, raw->column, raw->byte_offset}};
+            follow(v->begin_game(info));
+        }
+        return !skip_game && skip_depth == 0;
+    }
+    void follow(Visit r) {
+        if (r == Visit::Skip) skip_game = true;
+        if (r == Visit::Stop) skip_game = stop = true;
+    }
+    void error(const char* at, std::string message) {
+        ++errors;
+        ++stats->errors;
+        v->syntax_error(SyntaxError{raw->index, tracker.pos(at), std::move(message)});
+    }
+    void open_variation(const char* at) {
+        if (depth >= opts.max_variation_depth)
+            throw GameError{at, "variations nested deeper than " + std::to_string(opts.max_variation_depth)};
+        ++depth;
+        if (!live()) return;
+        Visit r = v->begin_variation(tracker.pos(at));
+        if (r == Visit::Skip) skip_depth = depth;
+        else follow(r);
+    }
+    void close_variation() {
+        if (skip_depth == depth) skip_depth = 0;
+        else if (live()) v->end_variation();
+        --depth;
+    }
+    // After an error ends the game early, keeps begin/end_variation balanced.
+    void close_all() {
+        while (depth > 0) {
+            if (skip_depth == 0 && !skip_game) v->end_variation();
+            if (skip_depth == depth) skip_depth = 0;
+            --depth;
+        }
+    }
+    std::string_view unescape(std::string_view s) {
+        if (s.find('\\') == std::string_view::npos) return s;
+        scratch.clear();
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            if (s[i] == '\\' && i + 1 < s.size() && (s[i + 1] == '"' || s[i + 1] == '\\')) ++i;
+            scratch += s[i];
+        }
+        return scratch;
+    }
+};
+
+// Hook for the grammar's custom move rule (found by argument-dependent lookup).
+const g::WordTable& words_of(State& st) { return st.words; }
+
+// The start of a token for a message, in quotes.
+std::string quoted(std::string_view s) {
+    constexpr std::size_t kMax = 40;
+    std::string out(1, '"');
+    out.append(s.substr(0, kMax));
+    out.append(s.size() > kMax ? "...\"" : "\"");
+    return out;
+}
+
+template <typename Rule>
+struct action : pegtl::nothing<Rule> {};
+
+template <>
+struct action<g::tag_name> {
+    template <typename In>
+    static void apply(const In& in, State& st) { st.tag_name = {in.begin(), in.size()}; }
+};
+template <>
+struct action<g::tag_value> {
+    template <typename In>
+    static void apply(const In& in, State& st) { st.tag_value = {in.begin(), in.size()}; }
+};
+template <>
+struct action<g::tag_pair> {
+    template <typename In>
+    static void apply(const In& in, State& st) {
+        if (st.live()) st.follow(st.v->tag(st.tag_name, st.unescape(st.tag_value), st.tracker.pos(in.begin())));
+    }
+};
+template <>
+struct action<g::bad_tag> {
+    template <typename In>
+    static void apply(const In& in, State& st) {
+        st.error(in.begin(), "malformed tag pair " + quoted(in.string_view()) + ": expected [Name \"value\"]");
+    }
+};
+template <>
+struct action<g::san_move> {
+    template <typename In>
+    static void apply(const In& in, State& st) {
+        if (st.live()) st.follow(st.v->move(in.string_view(), st.tracker.pos(in.begin())));
+    }
+};
+template <>
+struct action<g::glyph> {
+    template <typename In>
+    static void apply(const In& in, State& st) {
+        static constexpr std::string_view kGlyphs[] = {"!", "?", "!!", "??", "!?", "?!"};
+        int nag = 0;
+        for (int k = 0; k < 6; ++k)
+            if (in.string_view() == kGlyphs[k]) nag = k + 1;
+        if (st.live()) st.follow(st.v->nag(nag, st.tracker.pos(in.begin())));
+    }
+};
+template <>
+struct action<g::nag> {
+    template <typename In>
+    static void apply(const In& in, State& st) {
+        int value = 0;
+        auto [p, ec] = std::from_chars(in.begin() + 1, in.end(), value);
+        if (ec != std::errc() || value > 255) {
+            st.error(in.begin(), "NAG " + quoted(in.string_view()) + " out of range: expected $0 to $255");
+        } else if (st.live()) {
+            st.follow(st.v->nag(value, st.tracker.pos(in.begin())));
+        }
+    }
+};
+template <>
+struct action<g::comment_text> {
+    template <typename In>
+    static void apply(const In& in, State& st) {
+        if (st.live()) st.follow(st.v->comment(in.string_view(), st.tracker.pos(in.begin() - 1)));
+    }
+};
+template <>
+struct action<g::line_comment_text> : action<g::comment_text> {};
+template <>
+struct action<g::var_open> {
+    template <typename In>
+    static void apply(const In& in, State& st) { st.open_variation(in.begin()); }
+};
+template <>
+struct action<g::var_close> {
+    template <typename In>
+    static void apply(const In&, State& st) { st.close_variation(); }
+};
+template <>
+struct action<g::result_token> {
+    template <typename In>
+    static void apply(const In& in, State& st) {
+        const g::ResultWord* r = g::result_at(in.begin(), in.end());
+        if (st.live()) st.v->result(r->normal, st.tracker.pos(in.begin()));
+    }
+};
+template <>
+struct action<g::var_result> {
+    template <typename In>
+    static void apply(const In& in, State& st) {
+        st.error(in.begin(), "result " + quoted(in.string_view()) + " inside a variation: expected ')'");
+    }
+};
+template <>
+struct action<g::stray_close> {
+    template <typename In>
+    static void apply(const In& in, State& st) {
+        st.error(in.begin(), "unmatched ')': no variation is open");
+    }
+};
+template <>
+struct action<g::unknown_token> {
+    template <typename In>
+    static void apply(const In& in, State& st) {
+        st.error(in.begin(), "unknown token " + quoted(in.string_view()) +
+                                 ": expected a move, move number, NAG, comment, variation or result");
+    }
+};
+template <>
+struct action<g::var_unknown> : action<g::unknown_token> {};
+
+// Raises GameError with the rule's message at a failed must<> point.
+template <typename Rule>
+struct control : pegtl::normal<Rule> {
+    template <typename In, typename... States>
+    [[noreturn]] static void raise(const In& in, States&&...) {
+        const char* msg = g::error_message<Rule>;
+        throw GameError{in.current(), msg ? msg : "syntax error"};
+    }
+};
+
+}  // namespace
+
+struct GameParser::Impl {
+    explicit Impl(const ReaderOptions& o)
+        : opts(o), words(o.words.pieces, o.words.space_after_piece), st(opts, words) {}
+    ReaderOptions opts;
+    g::WordTable words;
+    State st;
+};
+
+GameParser::GameParser(const ReaderOptions& opts) : impl_(std::make_unique<Impl>(opts)) {}
+GameParser::~GameParser() = default;
+
+Visit GameParser::parse(const RawGame& raw, Visitor& v, ReadStats& stats) {
+    State& st = impl_->st;
+    st.start(raw, v, stats);
+    if (!raw.problem.empty()) {
+        ++stats.errors;
+        v.syntax_error(SyntaxError{raw.index, SourcePos{raw.line, raw.column, raw.byte_offset}, raw.problem});
+        return Visit::Continue;
+    }
+    if (raw.invalid_bytes > 0)
+        st.error(raw.text.data() + (raw.first_invalid - raw.byte_offset),
+                 std::to_string(raw.invalid_bytes) +
+                     " byte(s) invalid in the input encoding were read as Windows-1252");
+    pegtl::memory_input<pegtl::tracking_mode::lazy, pegtl::eol::lf_crlf> in(
+        raw.text.data(), raw.text.data() + raw.text.size(), "");
+    try {
+        pegtl::parse<g::game, action, control>(in, st);
+    } catch (const GameError& e) {
+        st.close_all();
+        st.error(e.at, e.message);
+    }
+    if (st.begun && st.v->end_game(GameEnd{raw.index, raw.text, st.errors}) == Visit::Stop) st.stop = true;
+    return st.stop ? Visit::Stop : Visit::Continue;
+}
+
+ReadStats read_pgn(Source& src, Visitor& v, const ReaderOptions& opts) {
+    ReadStats stats;
+    GameChunker chunker(src, opts);
+    GameParser parser(opts);
+    RawGame raw;
+    bool told = false;
+    try {
+        while (chunker.next(raw)) {
+            if (!told) {
+                v.encoding(chunker.encoding());
+                told = true;
+            }
+            if (parser.parse(raw, v, stats) == Visit::Stop) break;
+        }
+    } catch (const SourceError& e) {
+        ++stats.errors;
+        v.syntax_error(SyntaxError{0, SourcePos{}, e.what()});
+    }
+    if (!told && !chunker.encoding().empty()) v.encoding(chunker.encoding());
+    stats.encoding = chunker.encoding();
+    stats.bytes = chunker.bytes_read();
+    return stats;
+}
+
+ReadStats read_pgn_file(const std::string& path, Visitor& v, const ReaderOptions& opts) {
+    auto src = open_source(path);
+    return read_pgn(*src, v, opts);
+}
+
+TokenWords TokenWords::with_chinese() {
+    TokenWords w;
+    for (const char* s : {"王", "国王", "國王", "后", "皇后", "王后", "後", "车", "車", "城堡", "战车",
+                          "戰車", "象", "主教", "马", "馬", "骑士", "騎士", "兵", "小兵", "♔", "♚",
+                          "♕", "♛", "♖", "♜", "♗", "♝", "♘", "♞", "♙", "♟"})
+        w.pieces.emplace_back(s);
+    return w;
+}
+
+}  // namespace qipu::pgn
