@@ -1135,6 +1135,22 @@ TEST_CASE("game state: fifty- and seventy-five-move rules", "[board][game]") {
   CHECK(r.termination() == Termination::None);
 }
 
+TEST_CASE("game state: the first rule that applies is reported", "[board][game]") {
+  // K+N v K+N (mate remains possible), clock 140; knights shuffle. The header's order:
+  // fivefold before the 75-move rule before threefold before the 50-move rule.
+  GameState g(load("4k1n1/8/8/8/8/8/8/4K1N1 w - - 140 80"));
+  CHECK(g.termination() == Termination::FiftyMoveRule);
+  const char* cycle[] = {"g1f3", "g8f6", "f3g1", "f6g8"};
+  const Termination expected[] = {Termination::FiftyMoveRule, Termination::ThreefoldRepetition,
+                                  Termination::SeventyFiveMoveRule, Termination::FivefoldRepetition};
+  for (int round = 0; round < 4; ++round) {
+    for (const char* m : cycle) g.play(uci_move(g.position(), m));
+    INFO("round " << round + 1 << ", clock " << g.position().halfmove_clock());
+    CHECK(g.repetitions() == round + 2);
+    CHECK(g.termination() == expected[round]);
+  }
+}
+
 // ===================================================================== pins, e.p., promotions
 
 TEST_CASE("move generation: en passant that would expose the king along the rank", "[board][movegen]") {
