@@ -18,6 +18,7 @@ struct ImportCmdOptions {
   std::string db;
   bool allow_duplicates = false;
   bool no_index = false;
+  std::size_t batch = 20000;
 };
 
 // "illegal move", "unknown move token", … : the kind of a game's first error.
@@ -60,6 +61,7 @@ void run_import(const ImportCmdOptions& o) {
     db::ImportOptions io;
     io.allow_duplicates = o.allow_duplicates;
     io.position_index = !o.no_index;
+    io.batch_games = o.batch;
     db::Importer importer(*conn, io);
     std::map<std::string, std::uint64_t> reasons;
     bool io_failed = false;
@@ -108,6 +110,8 @@ void setup_import(CLI::App& app) {
   add_db_option(*cmd, o->db);
   cmd->add_flag("--allow-duplicates", o->allow_duplicates,
                 "Store games even when the same game (roster tags and moves) is already there");
+  cmd->add_option("--batch", o->batch, "Games per transaction: a killed import keeps every finished batch (default 20000)")
+      ->check(CLI::Range(1, 10000000));
   cmd->add_flag("--no-position-index", o->no_index, "Do not index positions (faster import; no --fen search)");
   cmd->footer(
       "Games that fail to replay are kept whole, with their errors, in the rejects table (qipu rejects).\n"

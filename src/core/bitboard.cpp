@@ -166,15 +166,5 @@ namespace detail {
 const Tables& tables = *build_tables().release();
 }
 
-Bitboard attacks_of(PieceType t, Square s, Bitboard occ) {
-  switch (t) {
-    case Knight: return knight_attacks(s);
-    case Bishop: return bishop_attacks(s, occ);
-    case Rook: return rook_attacks(s, occ);
-    case Queen: return queen_attacks(s, occ);
-    case King: return king_attacks(s);
-    default: return 0;
-  }
-}
 
 }  // namespace qipu

@@ -1,6 +1,7 @@
 #include "qipu/db/position_index.hpp"
 
 #include <algorithm>
+#include <memory>
 
 #include "qipu/db/codec.hpp"
 
@@ -52,43 +53,117 @@ std::vector<std::int64_t> segment_ids(Connection& db) {
   return ids;
 }
 
+// Writes entries in sorted order as chunks of one new segment, as they come.
+class SegmentWriter {
+ public:
+  explicit SegmentWriter(Connection& db)
+      : db_(db), ins_(db.prepare("INSERT INTO posting(segment, first_key, last_key, data) VALUES (?, ?, ?, ?)")) {
+    db.prepare("INSERT INTO segment(entries) VALUES (0)").run();
+    id_ = db.last_insert_id();
+  }
+  void add(const Entry& e) {
+    chunk_.push_back(e);
+    if (chunk_.size() == ChunkEntries) flush();
+  }
+  void finish() {
+    flush();
+    db_.prepare("UPDATE segment SET entries = ? WHERE id = ?").bind(1, std::int64_t(count_)).bind(2, id_).run();
+  }
+
+ private:
+  void flush() {
+    if (chunk_.empty()) return;
+    std::string data = encode_chunk(chunk_.data(), chunk_.data() + chunk_.size());
+    ins_.bind(1, id_).bind(2, std::int64_t(chunk_.front().key)).bind(3, std::int64_t(chunk_.back().key));
+    ins_.bind_blob(4, data.data(), data.size()).run();
+    count_ += chunk_.size();
+    chunk_.clear();
+  }
+  Connection& db_;
+  Statement ins_;
+  std::int64_t id_;
+  std::uint64_t count_ = 0;
+  std::vector<Entry> chunk_;
+};
+
+// Reads one segment's entries in order, a chunk at a time.
+class SegmentCursor {
+ public:
+  SegmentCursor(Connection& db, std::int64_t segment)
+      : st_(db.prepare("SELECT first_key, data FROM posting WHERE segment = ? ORDER BY last_key, id")) {
+    st_.bind(1, segment);
+    advance();
+  }
+  [[nodiscard]] bool done() const { return at_ >= chunk_.size(); }
+  [[nodiscard]] const Entry& current() const { return chunk_[at_]; }
+  void advance() {
+    if (++at_ < chunk_.size()) return;
+    chunk_.clear();
+    at_ = 0;
+    if (!st_.step()) return;
+    decode_chunk(std::uint64_t(st_.int64(0)), st_.blob(1), [&](const Entry& e) {
+      chunk_.push_back(e);
+      return true;
+    });
+  }
+
+ private:
+  Statement st_;
+  std::vector<Entry> chunk_;
+  std::size_t at_ = std::size_t(-1);
+};
+
+// Stable LSD radix sort on the 48-bit key: entries arrive in game and ply order, so
+// the result is ordered by (key, game, ply) without comparing games.
+void sort_by_key(std::vector<Entry>& v) {
+  std::vector<Entry> tmp(v.size());
+  for (int shift = 0; shift < 48; shift += 12) {
+    std::vector<std::size_t> count(4097, 0);
+    for (const auto& e : v) ++count[((e.key >> shift) & 4095) + 1];
+    for (std::size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
+    for (const auto& e : v) tmp[count[(e.key >> shift) & 4095]++] = e;
+    v.swap(tmp);
+  }
+}
+
 }  // namespace
 
 void PositionIndexWriter::write_segment(Connection& db, const std::vector<Entry>& sorted) {
   if (sorted.empty()) return;
-  auto seg = db.prepare("INSERT INTO segment(entries) VALUES (?)");
-  seg.bind(1, std::int64_t(sorted.size())).run();
-  std::int64_t id = db.last_insert_id();
-  auto ins = db.prepare("INSERT INTO posting(segment, first_key, last_key, data) VALUES (?, ?, ?, ?)");
-  for (std::size_t i = 0; i < sorted.size(); i += ChunkEntries) {
-    const Entry* b = sorted.data() + i;
-    const Entry* e = sorted.data() + std::min(sorted.size(), i + ChunkEntries);
-    std::string data = encode_chunk(b, e);
-    ins.bind(1, id).bind(2, std::int64_t(b->key)).bind(3, std::int64_t((e - 1)->key));
-    ins.bind_blob(4, data.data(), data.size()).run();
-  }
+  SegmentWriter w(db);
+  for (const auto& e : sorted) w.add(e);
+  w.finish();
 }
 
 void PositionIndexWriter::flush(Connection& db) {
-  std::sort(entries_.begin(), entries_.end());
+  sort_by_key(entries_);
   write_segment(db, entries_);
   entries_.clear();
   entries_.shrink_to_fit();
 }
 
+// A k-way merge of the sorted segments, a chunk of each in memory at a time. Ties go
+// to the older segment, whose games are older, so the (key, game) order holds.
 void compact_position_index(Connection& db) {
   auto ids = segment_ids(db);
   if (ids.size() < 2) return;
-  std::vector<Entry> all;
-  auto st = db.prepare("SELECT first_key, data FROM posting ORDER BY segment, id");
-  while (st.step())
-    decode_chunk(std::uint64_t(st.int64(0)), st.blob(1), [&](const Entry& e) {
-      all.push_back(e);
-      return true;
-    });
-  std::sort(all.begin(), all.end());
-  db.exec("DELETE FROM posting; DELETE FROM segment;");
-  PositionIndexWriter::write_segment(db, all);
+  std::vector<std::unique_ptr<SegmentCursor>> cursors;
+  for (auto id : ids) cursors.push_back(std::make_unique<SegmentCursor>(db, id));
+  SegmentWriter out(db);
+  for (;;) {
+    SegmentCursor* best = nullptr;
+    for (auto& c : cursors)
+      if (!c->done() && (!best || c->current() < best->current())) best = c.get();
+    if (!best) break;
+    out.add(best->current());
+    best->advance();
+  }
+  out.finish();
+  cursors.clear();
+  for (auto id : ids) {
+    db.prepare("DELETE FROM posting WHERE segment = ?").bind(1, id).run();
+    db.prepare("DELETE FROM segment WHERE id = ?").bind(1, id).run();
+  }
 }
 
 std::vector<PositionHit> lookup_position(Connection& db, Key key) {

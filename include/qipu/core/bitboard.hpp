@@ -73,6 +73,15 @@ inline Bitboard between_bb(Square a, Square b) { return detail::tables.between[a
 // The whole rank, file or diagonal through a and b; 0 when they are not aligned.
 inline Bitboard line_bb(Square a, Square b) { return detail::tables.line[a][b]; }
 
-Bitboard attacks_of(PieceType t, Square s, Bitboard occ);
+inline Bitboard attacks_of(PieceType t, Square s, Bitboard occ) {
+  switch (t) {
+    case Knight: return knight_attacks(s);
+    case Bishop: return bishop_attacks(s, occ);
+    case Rook: return rook_attacks(s, occ);
+    case Queen: return queen_attacks(s, occ);
+    case King: return king_attacks(s);
+    default: return 0;
+  }
+}
 
 }  // namespace qipu

@@ -1,0 +1,240 @@
+// Tests of the game database (module db): the codec, lossless export of real
+// collections, duplicates, rejects, the position index against a brute-force count,
+// refusing foreign or newer files, and crash safety of import under SIGKILL.
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "qipu/db/codec.hpp"
+#include "qipu/db/store.hpp"
+#include "qipu/game/pipeline.hpp"
+#include "qipu/game/writer.hpp"
+
+using namespace qipu;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path temp_db(const std::string& name) {
+  fs::path p = fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-" + name + ".db");
+  for (auto ext : {"", "-wal", "-shm"}) fs::remove(p.string() + ext);
+  return p;
+}
+
+// Every game of the files, replayed, in order.
+std::vector<game::GameRecord> read_games(const std::vector<std::string>& files) {
+  std::vector<game::GameRecord> games;
+  game::PipelineOptions o;
+  o.jobs = 2;
+  game::PipelineCallbacks cb;
+  cb.game = [&](const game::InputReport&, game::GameRecord& r) { games.push_back(std::move(r)); };
+  game::run_pipeline(files, o, cb);
+  return games;
+}
+
+// Imports the valid games with the library API, returning how many were stored.
+db::ImportStats import_games(db::Connection& c, const std::vector<game::GameRecord>& games, db::ImportOptions o) {
+  db::Importer imp(c, o);
+  for (const auto& g : games) {
+    if (g.valid()) imp.add("test", g, db::encode_game(g));
+    else imp.reject("test", g, "error");
+  }
+  imp.finish();
+  return imp.stats();
+}
+
+std::string qipu_cmd(const std::string& args) { return std::string(QIPU_BINARY) + " " + args; }
+
+std::int64_t count_rows(db::Connection& c, const std::string& sql) {
+  auto st = c.prepare(sql);
+  REQUIRE(st.step());
+  return st.int64(0);
+}
+
+}  // namespace
+
+TEST_CASE("db codec: moves and annotations come back the same", "[db]") {
+  auto games = read_games({std::string(QIPU_TEST_DATA) + "/../../data/classics.pgn"});
+  REQUIRE(games.size() == 4);
+  for (const auto& g : games) {
+    std::string moves = db::encode_moves(g.start_position, g.mainline);
+    CHECK(moves.size() == g.mainline.size());
+    game::GameRecord back;
+    back.start_position = g.start_position;
+    back.tags = g.tags;
+    back.result = g.result;
+    REQUIRE(db::decode_moves(g.start_position, moves, back.mainline));
+    REQUIRE(db::decode_annotations(db::encode_annotations(g), back));
+    CHECK(game::write_pgn(back) == game::write_pgn(g));
+  }
+  game::Line junk;
+  CHECK_FALSE(db::decode_moves(Position(), std::string("\xC8", 1), junk));  // rank 200 of 20 moves
+}
+
+TEST_CASE("db export gives back every game, tag, comment, NAG and variation", "[db]") {
+  const std::string shared = QIPU_SHARED;
+  std::vector<std::string> files = {
+      shared + "/corpora/real/chessjs-bench/benchmarks__benchmark.pgn",
+      shared + "/corpora/real/lichess-twic/pgn-reader__benches__twic1599_1000k.pgn",
+      shared + "/corpora/real/lichess-twic/pgn-reader__benches__lichess_db_1000k.pgn",
+      shared + "/corpora/edge/kokopu/test__resources__games__annotations-1__database.pgn",
+      shared + "/corpora/edge/kokopu/test__resources__games__sub-variations__database.pgn",
+      shared + "/corpora/edge/kokopu/test__resources__games__all-headers__database.pgn",
+  };
+  for (const auto& entry : fs::directory_iterator(shared + "/corpora/real/tcec")) files.push_back(entry.path().string());
+  auto games = read_games(files);
+  REQUIRE(games.size() > 1500);
+  fs::path path = temp_db("lossless");
+  auto conn = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+  db::ImportOptions o;
+  o.allow_duplicates = true;
+  o.batch_games = 300;  // several transactions and index segments
+  auto stats = import_games(*conn, games, o);
+  std::vector<const game::GameRecord*> valid;
+  for (const auto& g : games)
+    if (g.valid()) valid.push_back(&g);
+  REQUIRE(stats.imported == valid.size());
+  std::size_t i = 0;
+  db::for_each_game(*conn, {}, [&](game::GameRecord& back) {
+    REQUIRE(i < valid.size());
+    INFO("game " << i << " of " << valid[i]->tag("White") << " – " << valid[i]->tag("Black"));
+    CHECK(game::write_pgn(back) == game::write_pgn(*valid[i]));
+    ++i;
+    return true;
+  });
+  CHECK(i == valid.size());
+  CHECK(count_rows(*conn, "SELECT count(*) FROM segment") == 1);  // compacted
+}
+
+TEST_CASE("db import skips duplicates and keeps rejects whole", "[db]") {
+  fs::path pgn = fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-rej.pgn");
+  std::string bad = "[Event \"bad\"]\n[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 *\n\n";
+  {
+    std::ofstream f(pgn);
+    f << "[Event \"good\"]\n\n1. e4 e5 2. Nf3 *\n\n" << bad;
+  }
+  fs::path path = temp_db("dups");
+  std::string cmd = qipu_cmd("import --db " + path.string() + " " + pgn.string() + " > /dev/null");
+  CHECK(WEXITSTATUS(std::system(cmd.c_str())) == 1);  // a rejected game, as check would say
+  CHECK(WEXITSTATUS(std::system(cmd.c_str())) == 1);
+  auto conn = db::open_database(path.string(), db::Connection::Mode::ReadOnly);
+  CHECK(count_rows(*conn, "SELECT count(*) FROM game") == 1);
+  CHECK(count_rows(*conn, "SELECT count(*) FROM reject") == 1);
+  auto st = conn->prepare("SELECT text, errors FROM reject");
+  REQUIRE(st.step());
+  CHECK(st.text(0) == bad);
+  CHECK(std::string(st.text(1)).find("Ke3") != std::string::npos);
+  fs::remove(pgn);
+}
+
+TEST_CASE("db position index finds exactly the games a replay finds", "[db]") {
+  auto games = read_games({std::string(QIPU_SHARED) + "/corpora/real/lichess-twic/pgn-reader__benches__twic1599_1000k.pgn"});
+  fs::path path = temp_db("index");
+  auto conn = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+  db::ImportOptions o;
+  o.allow_duplicates = true;
+  o.batch_games = 200;
+  import_games(*conn, games, o);
+  // Brute force: every key of every valid game's mainline, with the game's id.
+  std::map<Key, std::set<std::int64_t>> truth;
+  std::int64_t id = 0;
+  for (const auto& g : games) {
+    if (!g.valid()) continue;
+    ++id;
+    truth[g.start_position.key()].insert(id);
+    game::for_each_move(g.start_position, g.mainline,
+                        [&](const Position&, const game::MoveNode&, const Position& after) { truth[after.key()].insert(id); });
+  }
+  REQUIRE(truth.size() > 10000);
+  std::mt19937_64 rng(42);
+  auto it = truth.begin();
+  for (int n = 0; n < 300; ++n) {
+    std::advance(it, rng() % 50);
+    if (it == truth.end()) break;
+    std::set<std::int64_t> found;
+    for (auto hit : db::lookup_position(*conn, it->first)) found.insert(hit.game);
+    CHECK(found == it->second);  // 48-bit keys could add a false hit; none on this corpus
+  }
+  std::set<std::int64_t> start_games;
+  for (auto hit : db::lookup_position(*conn, Position().key())) start_games.insert(hit.game);
+  CHECK(start_games == truth[Position().key()]);
+}
+
+TEST_CASE("db refuses files that are not qipu databases, and newer schemas", "[db]") {
+  fs::path junk = temp_db("junk");
+  {
+    std::ofstream f(junk);
+    f << std::string(4096, 'x');
+  }
+  CHECK_THROWS_WITH(db::open_database(junk.string(), db::Connection::Mode::ReadWrite), Catch::Contains("not a qipu database"));
+  fs::path future = temp_db("future");
+  { auto c = db::open_database(future.string(), db::Connection::Mode::ReadWrite); c->exec("PRAGMA user_version = 99"); }
+  CHECK_THROWS_WITH(db::open_database(future.string(), db::Connection::Mode::ReadOnly), Catch::Contains("newer qipu"));
+  CHECK_THROWS_WITH(db::open_database(future.string(), db::Connection::Mode::ReadWrite), Catch::Contains("newer qipu"));
+  fs::path other = temp_db("other");
+  { db::Connection c(other.string(), db::Connection::Mode::ReadWrite); c.exec("CREATE TABLE t(x)"); }
+  CHECK_THROWS_WITH(db::open_database(other.string(), db::Connection::Mode::ReadWrite), Catch::Contains("another program"));
+  CHECK_THROWS_WITH(db::open_database(temp_db("missing").string(), db::Connection::Mode::ReadOnly), Catch::Contains("no database"));
+}
+
+TEST_CASE("db import killed with SIGKILL leaves whole games and completes on re-run", "[db][slow]") {
+  // A few MB of real games, so that an import takes long enough to be killed midway.
+  fs::path pgn = fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-kill.pgn");
+  {
+    std::ofstream out(pgn, std::ios::binary);
+    for (const char* name : {"Adams", "Anand", "Carlsen", "Kasparov"}) {
+      std::ifstream in(std::string(QIPU_SHARED) + "/corpora/real/pgnmentor/data__pgn__" + name + ".pgn", std::ios::binary);
+      out << in.rdbuf();
+    }
+  }
+  fs::path clean = temp_db("clean");
+  REQUIRE(std::system(qipu_cmd("import --db " + clean.string() + " " + pgn.string() + " > /dev/null 2>&1").c_str()) != -1);
+  auto expected = count_rows(*db::open_database(clean.string(), db::Connection::Mode::ReadOnly), "SELECT count(*) FROM game");
+  REQUIRE(expected > 10000);
+  fs::path path = temp_db("kill");
+  std::mt19937 rng(7);
+  std::int64_t before = 0;
+  bool killed_midway = false;
+  for (int round = 0; round < 20; ++round) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      freopen("/dev/null", "w", stdout);
+      freopen("/dev/null", "w", stderr);
+      execl(QIPU_BINARY, QIPU_BINARY, "import", "--batch", "500", "--db", path.c_str(), pgn.c_str(), (char*)nullptr);
+      _exit(127);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(30 + rng() % 400));
+    kill(pid, SIGKILL);
+    int status;
+    waitpid(pid, &status, 0);
+    auto conn = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+    auto check = conn->prepare("PRAGMA integrity_check");
+    REQUIRE(check.step());
+    REQUIRE(check.text(0) == "ok");
+    // Whole games only: every stored game decodes completely.
+    std::int64_t n = 0;
+    db::for_each_game(*conn, {}, [&](game::GameRecord& g) {
+      ++n;
+      return int(g.mainline.size()) >= 0;
+    });
+    CHECK(n <= expected);
+    CHECK(n >= before);  // committed games stay
+    killed_midway |= n > before && n < expected;
+    before = n;
+  }
+  CHECK(killed_midway);
+  std::system(qipu_cmd("import --db " + path.string() + " " + pgn.string() + " > /dev/null 2>&1").c_str());
+  auto conn = db::open_database(path.string(), db::Connection::Mode::ReadOnly);
+  CHECK(count_rows(*conn, "SELECT count(*) FROM game") == expected);
+  fs::remove(pgn);
+}
