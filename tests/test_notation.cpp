@@ -367,6 +367,11 @@ TEST_CASE("resolve_san: promotions and en passant", "[notation]") {
     CHECK(resolve(start, "--").move.is_null());
     CHECK(resolve(start, "Z0").move.is_null());
     CHECK(format_san(start, Move::null()) == "--");
+    // Not while in check (kokopu semantic-error game 7 refuses it too).
+    Position check = fen("4k3/8/8/8/8/4r3/8/4K3 w - - 0 1");
+    SanResolution r = resolve(check, "--");
+    CHECK(r.move.is_none());
+    CHECK(contains(r.error, "check"));
   }
 }
 

@@ -217,7 +217,11 @@ Move candidate_move(const Position& pos, const San& san, Square from) {
 // Finds the pieces that could make the move by geometry, then tests each for king
 // safety: no move generation on the common path.
 SanResolution resolve_san(const Position& pos, const San& san) {
-  if (san.kind == San::Kind::Null) return {Move::null(), {}, false};
+  if (san.kind == San::Kind::Null) {
+    // Passing while in check would leave the king in check with the opponent to move.
+    if (pos.in_check()) return {Move::none(), "a null move cannot answer a check", false};
+    return {Move::null(), {}, false};
+  }
   if (san.kind == San::Kind::CastleEither) return resolve_either_castling(pos);
   if (san.kind != San::Kind::Normal) return resolve_castling(pos, san.kind == San::Kind::CastleLong);
   Piece target = pos.piece_on(san.to);
