@@ -743,3 +743,72 @@ TEST_CASE("edge corpora: kokopu expected outcomes", "[game][corpus][edge]") {
   }
   CHECK(compared > 60);
 }
+
+namespace {
+
+std::string game_key(const GameRecord& g) {
+  return std::string(g.tag("Event")) + "|" + std::string(g.tag("White")) + "|" + std::string(g.tag("Black")) + "|" +
+         std::string(g.tag("Round")) + "|" + std::to_string(g.plies());
+}
+
+}  // namespace
+
+// pgn-extract's --checkmate and --stalemate keep the games that end in mate or
+// stalemate: test-X.pgn in, test-X-out.pgn out. Our termination must pick the same.
+TEST_CASE("edge corpora: pgn-extract checkmate and stalemate selections", "[game][corpus][edge]") {
+  const fs::path dir = shared / "corpora/edge/pgn-extract";
+  for (auto [name, want] : {std::pair{"checkmate", Termination::Checkmate}, std::pair{"stalemate", Termination::Stalemate}}) {
+    INFO(name);
+    auto in = replay(slurp(dir / ("test__infiles__test-" + std::string(name) + ".pgn")));
+    auto out = replay(slurp(dir / ("test__outfiles__test-" + std::string(name) + "-out.pgn")));
+    REQUIRE_FALSE(out.empty());
+    std::set<std::string> selected;
+    for (const auto& g : out) selected.insert(game_key(g));
+    std::size_t ours = 0;
+    for (const auto& g : in) {
+      INFO(game_key(g) << "\n" << all_messages(g));
+      CHECK(g.valid());
+      CHECK((g.termination == want) == (selected.count(game_key(g)) == 1));
+      ours += g.termination == want;
+    }
+    CHECK(ours == out.size());
+  }
+}
+
+// pgn-extract --fifty, --seventyfive and --repetition mark each ply at which the rule
+// applies with a { FIFTY }, { SEVENTYFIVE } or { REPEAT } comment. Replaying the marked
+// output files, the marked plies must be the ones where our game state says so.
+TEST_CASE("edge corpora: pgn-extract fifty, seventy-five and repetition marks", "[game][corpus][edge]") {
+  const fs::path dir = shared / "corpora/edge/pgn-extract";
+  struct Rule {
+    const char* file;
+    const char* mark;
+  };
+  for (Rule rule : {Rule{"fifty", "FIFTY"}, Rule{"seventyfive", "SEVENTYFIVE"}, Rule{"repetition", "REPEAT"}}) {
+    INFO(rule.file);
+    auto games = replay(slurp(dir / ("test__outfiles__test-" + std::string(rule.file) + "-out.pgn")));
+    REQUIRE_FALSE(games.empty());
+    int marks = 0;
+    for (const auto& g : games) {
+      INFO(game_key(g) << "\n" << all_messages(g));
+      CHECK(g.error_count() == 0);
+      GameState st(g.start_position);
+      int ply = 0;
+      for (const auto& node : g.mainline) {
+        if (node.move.is_none()) break;
+        st.play(node.move);
+        ++ply;
+        bool marked = false;
+        if (node.notes)
+          for (const auto& c : node.notes->comments) marked |= contains(c, rule.mark);
+        marks += marked;
+        bool applies = std::string(rule.mark) == "FIFTY"         ? st.position().halfmove_clock() >= 100
+                       : std::string(rule.mark) == "SEVENTYFIVE" ? st.position().halfmove_clock() >= 150
+                                                                 : st.repetitions() >= 3;
+        INFO("ply " << ply << " " << st.position().fen() << " repetitions " << st.repetitions());
+        CHECK(marked == applies);
+      }
+    }
+    CHECK(marks > 0);
+  }
+}
