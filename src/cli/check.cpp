@@ -49,9 +49,16 @@ std::string json_game(const std::string& file, const game::GameRecord& rec) {
   return out + "]}";
 }
 
+// The game's text, then a blank line if it has none, in the file's own line ends (a
+// CRLF file must not get bare LFs between its games).
 void write_reject(std::ofstream& out, const std::string& raw) {
   out << raw;
-  if (raw.size() < 2 || raw.substr(raw.size() - 2) != "\n\n") out << (raw.empty() || raw.back() != '\n' ? "\n\n" : "\n");
+  std::string_view r = raw;
+  if (r.ends_with("\n\n") || r.ends_with("\r\n\r\n") || r.ends_with("\r\r")) return;
+  const char* eol = r.find("\r\n") != std::string_view::npos ? "\r\n" : "\n";
+  bool ends_line = !r.empty() && (r.back() == '\n' || r.back() == '\r');
+  out << eol;
+  if (!ends_line) out << eol;
 }
 
 void run_check(const CheckOptions& o) {
