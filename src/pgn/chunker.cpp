@@ -12,6 +12,9 @@
 // stays bounded by that limit plus one block.
 #include <algorithm>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "decoder.hpp"
 #include "qipu/grammar/pgn_words.hpp"
@@ -54,6 +57,21 @@ struct ClassTable {
 };
 constexpr ClassTable kClass;
 
+// Classes for movetext once a game's first move is seen: only line breaks,
+// comment/variation/tag openers and characters of results matter there.
+enum : unsigned char { kSkip, kBreak, kSlow, kResultChar };
+struct MovetextTable {
+    unsigned char c[256];
+    constexpr MovetextTable() : c{} {
+        c['\n'] = c['\r'] = kBreak;
+        for (unsigned char x : {'{', ';', '[', '(', ')'}) c[x] = kSlow;
+        // Every result holds one of these: 1-0 0-1 1/2-1/2 * ½-½ 和棋 白胜 黑胜 ...
+        for (unsigned char x : {'-', '/', '*'}) c[x] = kResultChar;
+        c[0xC2] = c[0xE5] = c[0xE7] = c[0xE9] = kResultChar;
+    }
+};
+constexpr MovetextTable kMovetext;
+
 bool is_result(const char* p, std::size_t n) {
     if (kClass.c[static_cast<unsigned char>(*p)] != kOther) return false;
     for (const auto& r : grammar::pgn::kResults)
@@ -71,6 +89,23 @@ std::uint64_t hash_name(const char* p, std::size_t n) {
     std::uint64_t h = 1469598103934665603ull;
     for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(p[i])) * 1099511628211ull;
     return h;
+}
+
+// Index of the first byte from i on that movetext_run must look at (see
+// MovetextTable), 16 bytes at a time where SSE2 is available.
+std::size_t skip_plain(const char* b, std::size_t i, std::size_t n) {
+#if defined(__SSE2__)
+    while (i + 16 <= n) {
+        __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i));
+        __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\r')));
+        for (char c : {'{', ';', '[', '(', ')', '-', '/', '*'})
+            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
+        int mask = _mm_movemask_epi8(hit) | _mm_movemask_epi8(v);  // high bytes too
+        if (mask) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
+        i += 16;
+    }
+#endif
+    return i;
 }
 
 }  // namespace
@@ -173,9 +208,32 @@ struct GameChunker::Impl {
         return npos;
     }
 
+    // End of the line starting at the '[' at i if the line ends with ']' and
+    // holds no quote-escape, comment or second tag (so nothing on it can
+    // matter to the chunker); npos otherwise.
+    std::size_t tags_line_end(std::size_t i) const {
+        const char* b = buf.data.get();
+        const char* p = b + i;
+        std::size_t left = buf.size - i;
+        const char* nl = static_cast<const char*>(std::memchr(p, '\n', left));
+        const char* e = nl ? nl : b + buf.size;
+        if (const char* cr = static_cast<const char*>(std::memchr(p, '\r', static_cast<std::size_t>(e - p)))) e = cr;
+        if (e == b + buf.size) return npos;
+        const char* last = e;
+        while (last > p && (last[-1] == ' ' || last[-1] == '\t')) --last;
+        if (last == p || last[-1] != ']') return npos;
+        std::size_t len = static_cast<std::size_t>(last - p);
+        if (std::memchr(p + 1, '[', len - 1) || std::memchr(p, '{', len) || std::memchr(p, '\\', len) ||
+            std::memchr(p, ';', len))
+            return npos;
+        return static_cast<std::size_t>(e - b);
+    }
+
     enum class Scan { Boundary, NeedMore };
     Scan find_boundary(std::size_t& at);
     bool normal_run(std::size_t& i);
+    enum class Run { End, Slow, Again };
+    Run movetext_run(std::size_t& i);
     Scan normal_char(std::size_t& i, std::size_t& at);
     void emit(RawGame& g, std::size_t end);
     bool next(RawGame& g);
@@ -229,7 +287,14 @@ GameChunker::Impl::Scan GameChunker::Impl::find_boundary(std::size_t& at) {
                 if (i < n) mode = Mode::Normal;
                 break;
             case Mode::Normal:
-                if (normal_run(i)) {
+                if (content && movetext && !ended) {
+                    Run r = movetext_run(i);
+                    if (r == Run::End) {
+                        if (i == static_cast<std::size_t>(-1)) return Scan::NeedMore;
+                        break;
+                    }
+                    if (r == Run::Again) break;
+                } else if (normal_run(i)) {
                     if (i == static_cast<std::size_t>(-1)) return Scan::NeedMore;
                     break;
                 }
@@ -240,6 +305,45 @@ GameChunker::Impl::Scan GameChunker::Impl::find_boundary(std::size_t& at) {
     }
     scan = std::min(i, n);
     return Scan::NeedMore;
+}
+
+// The fast path through movetext: one table lookup per byte, no work per
+// token except for tokens holding a result character. End: stopped at the
+// end of the buffer (i = -1 and `scan` set when a token must be re-read);
+// Slow: b[i] needs normal_char; Again: the state changed (a result was seen).
+GameChunker::Impl::Run GameChunker::Impl::movetext_run(std::size_t& i) {
+    const char* b = buf.data.get();
+    const std::size_t n = buf.size;
+    if (line_start && b[i] == '%') return Run::Slow;
+    line_start = false;
+    while (i < n) {
+        switch (kMovetext.c[static_cast<unsigned char>(b[i])]) {
+            case kSkip: i = skip_plain(b, i + 1, n); continue;
+            case kBreak:
+                ++i;
+                if (i == n) line_start = true;
+                else if (b[i] == '%') { line_start = true; return Run::Slow; }
+                continue;
+            case kSlow: line_start = false; return Run::Slow;
+            default: {
+                std::size_t s = i;
+                while (s > start && i - s < 64 && !ends_token(b[s - 1])) --s;
+                std::size_t e = i + 1;
+                while (e < n && !ends_token(b[e])) ++e;
+                if (e == n && !eof && e - s < 64) {
+                    scan = s;
+                    i = static_cast<std::size_t>(-1);
+                    return Run::End;
+                }
+                i = e;
+                if (depth == 0 && is_result(b + s, e - s)) {
+                    ended = true;
+                    return Run::Again;
+                }
+            }
+        }
+    }
+    return Run::End;
 }
 
 // Skips blanks and ordinary tokens of movetext quickly. Returns true when
@@ -300,6 +404,11 @@ GameChunker::Impl::Scan GameChunker::Impl::normal_char(std::size_t& i, std::size
         for (unsigned k = 0; k < tag_count; ++k)
             if (tag_names[k] == h) { at = i; return Scan::Boundary; }
         if (tag_count < 32) tag_names[tag_count++] = h;
+        std::size_t eol = tags_line_end(i);
+        if (eol != npos) {  // the usual case: the line holds only tag pairs
+            i = eol;
+            return Scan::NeedMore;
+        }
         mode = Mode::Tag;
         ++i;
         return Scan::NeedMore;

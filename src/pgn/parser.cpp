@@ -27,27 +27,18 @@ public:
         at_ = raw.text.data();
         line_ = raw.line;
         col_ = raw.column;
-        prev_cr_ = false;
     }
     SourcePos pos(const char* p) {
         if (p < at_) reset(*raw_);
+        const char* base = raw_->text.data();
         for (; at_ < p; ++at_) {
             auto c = static_cast<unsigned char>(*at_);
-            if (c > '\r') {  // the common case: not a line break
-                prev_cr_ = false;
-                col_ += (c & 0xC0) != 0x80;
-            } else if (c == '\n') {
-                if (!prev_cr_) ++line_;
-                col_ = 1;
-                prev_cr_ = false;
-            } else if (c == '\r') {
-                ++line_;
-                col_ = 1;
-                prev_cr_ = true;
-            } else {
-                prev_cr_ = false;
-                col_ += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+            if (c <= '\r' && (c == '\n' || c == '\r')) {
+                // An LF right after a CR ends the same line.
+                if (c == '\r' || at_ == base || at_[-1] != '\r') ++line_;
+                col_ = 0;
             }
+            col_ += (c & 0xC0) != 0x80;
         }
         return {line_, col_, raw_->byte_offset + static_cast<std::uint64_t>(p - raw_->text.data())};
     }
@@ -56,7 +47,6 @@ private:
     const RawGame* raw_ = nullptr;
     const char* at_ = nullptr;
     std::uint32_t line_ = 1, col_ = 1;
-    bool prev_cr_ = false;
 };
 
 // Everything the actions need while one game is parsed.

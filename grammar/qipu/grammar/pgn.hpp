@@ -51,7 +51,7 @@ struct scanned {
 };
 
 // ---- whitespace, ; comments, % escape lines --------------------------------
-struct blank : plus<one<' ', '\t', '\n', '\r', '\f', '\v'>> {};
+struct blank : plus<pegtl::ascii::ranges<'\t', '\r', ' ', ' '>> {};  // space, \t \n \v \f \r
 struct space : star<one<' ', '\t'>> {};
 struct rest_of_line : star<not_one<'\n', '\r'>> {};
 // True at the start of the chunk or just after a line break.
@@ -85,7 +85,7 @@ template <> inline constexpr const char* error_message<comment_text> =
 struct comment : if_must<one<'{'>, comment_text, one<'}'>> {};
 
 // ---- tag pairs -----------------------------------------------------------------
-struct tag_name : plus<sor<pegtl::alnum, one<'_', '+', '#', '=', ':', '-', '.'>>> {};
+struct tag_name : plus<pegtl::ascii::ranges<'a', 'z', 'A', 'Z', '0', '9', '_', '_', '+', '+', '#', '#', '=', '=', ':', ':', '-', '.'>> {};  // '-' '.' and '/' between them
 // The text between the quotes (possibly empty); see tag_value_length.
 struct tag_value {
     using rule_t = tag_value;
@@ -113,8 +113,18 @@ struct san_move : scanned<san_move> {
     }
 };
 // Suffix glyphs, longest first: !! ?? !? ?! ! ? (NAGs 3 4 5 6 1 2).
-struct glyph : sor<string<'!', '!'>, string<'?', '?'>, string<'!', '?'>, string<'?', '!'>,
-                   one<'!'>, one<'?'>> {};
+struct glyph {
+    using rule_t = glyph;
+    using subs_t = pegtl::empty_list;
+    template <typename ParseInput>
+    static bool match(ParseInput& in) {
+        const char* p = in.current();
+        std::size_t n = in.size(2);
+        if (n == 0 || (p[0] != '!' && p[0] != '?')) return false;
+        in.bump(n > 1 && (p[1] == '!' || p[1] == '?') ? 2 : 1);
+        return true;
+    }
+};
 struct move : seq<san_move, star<glyph>> {};
 struct ellipsis : string<'\xE2', '\x80', '\xA6'> {};  // U+2026
 struct move_number : seq<plus<digit>, space, plus<sor<one<'.'>, ellipsis>>> {};
@@ -161,6 +171,8 @@ template <typename Name>
 struct analyze_traits<Name, qipu::grammar::pgn::tag_value> : analyze_opt_traits<> {};
 template <typename Name>
 struct analyze_traits<Name, qipu::grammar::pgn::san_move> : analyze_any_traits<> {};
+template <typename Name>
+struct analyze_traits<Name, qipu::grammar::pgn::glyph> : analyze_any_traits<> {};
 template <typename Name>
 struct analyze_traits<Name, qipu::grammar::pgn::result_token> : analyze_any_traits<> {};
 }  // namespace tao::pegtl

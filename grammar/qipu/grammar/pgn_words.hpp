@@ -65,8 +65,21 @@ inline bool starts(const char* p, const char* end, std::string_view s) {
     return static_cast<std::size_t>(end - p) >= s.size() && std::memcmp(p, s.data(), s.size()) == 0;
 }
 
-inline bool is_file(char c) { return c >= 'a' && c <= 'h'; }
-inline bool is_rank(char c) { return c >= '1' && c <= '8'; }
+// Flags of the characters that make up the board part of a move.
+enum : unsigned char { kFile = 1, kRank = 2, kSep = 4 };
+struct CoordTable {
+    unsigned char f[256];
+    constexpr CoordTable() : f{} {
+        for (int c = 'a'; c <= 'h'; ++c) f[c] = kFile;
+        for (int c = '1'; c <= '8'; ++c) f[c] = kRank;
+        f['x'] = f[':'] = f['-'] = kSep;
+    }
+    constexpr unsigned char operator[](char c) const { return f[static_cast<unsigned char>(c)]; }
+};
+inline constexpr CoordTable kCoord;
+
+inline bool is_file(char c) { return kCoord[c] == kFile; }
+inline bool is_rank(char c) { return kCoord[c] == kRank; }
 
 // A square: file then rank.
 inline const char* square_at(const char* p, const char* end) {
@@ -80,9 +93,10 @@ inline const char* skip_separator(const char* p, const char* end) {
     return p;
 }
 
-// The board part of a move after the piece word: an optional from-square,
-// file or rank, an optional separator, then the target square.
-inline const char* move_body(const char* p, const char* end) {
+inline bool is_separator(char c) { return kCoord[c] == kSep; }
+
+// The general form of move_body, trying each shape in turn.
+inline const char* move_body_slow(const char* p, const char* end) {
     if (const char* s = square_at(p, end)) {  // e2e4, e2-e4, e2xd3
         if (const char* t = square_at(skip_separator(s, end), end)) return t;
     }
@@ -90,6 +104,23 @@ inline const char* move_body(const char* p, const char* end) {
         if (const char* t = square_at(skip_separator(p + 1, end), end)) return t;
     }
     return square_at(skip_separator(p, end), end);  // e4, Nf3, Nxe5
+}
+
+// The board part of a move after the piece word: an optional from-square,
+// file or rank, an optional separator, then the target square. The fast path
+// reads the run of coordinate characters once and checks its shape.
+inline const char* move_body(const char* p, const char* end) {
+    const char* r = p;
+    while (r < end && r - p < 5 && kCoord[*r]) ++r;
+    if (r - p >= 2 && is_file(r[-2]) && is_rank(r[-1])) {
+        const char* pre = r - 2;
+        if (pre > p && is_separator(pre[-1])) --pre;
+        std::size_t k = static_cast<std::size_t>(pre - p);
+        if (k == 0 || (k == 1 && (is_file(*p) || is_rank(*p))) ||
+            (k == 2 && is_file(p[0]) && is_rank(p[1])))
+            return r;
+    }
+    return move_body_slow(p, end);
 }
 
 // Promotion: =Q, Q, (Q), /Q with a piece word from the table, or a
@@ -176,6 +207,8 @@ inline const ResultWord* result_at(const char* p, const char* end) {
 // still reads. Returns npos if the line ends first.
 inline std::size_t tag_value_length(const char* p, const char* end) {
     for (const char* q = p; q < end; ++q) {
+        char c = *q;
+        if (c != '\\' && c != '"' && c != '\n' && c != '\r') continue;
         if (*q == '\\' && q + 1 < end && q[1] != '\n' && q[1] != '\r') {
             ++q;
         } else if (*q == '"') {
