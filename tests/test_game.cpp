@@ -812,3 +812,47 @@ TEST_CASE("edge corpora: pgn-extract fifty, seventy-five and repetition marks", 
     CHECK(marks > 0);
   }
 }
+
+// pgn-extract wrote one game (barnes-horton.pgn) in long algebraic (-Wlalg, -Whalg,
+// -Welalg, -Wxlalg) and UCI (-Wuci) notation, and as one EPD line per position (-Wepd).
+// Every form must replay to the same moves as the SAN original, and our positions must
+// match pgn-extract's EPD (placement, side, castling; its e.p. field follows every
+// double step, ours only a capturable one, so that field is compared only when ours is set).
+TEST_CASE("edge corpora: pgn-extract's notations of one game replay alike", "[game][corpus][edge]") {
+  const fs::path dir = shared / "corpora/edge/pgn-extract";
+  GameRecord original = one(slurp(dir / "test__infiles__barnes-horton.pgn"));
+  INFO(all_messages(original));
+  REQUIRE(original.valid());
+  std::vector<std::string> uci = uci_line(original.start_position, original.mainline);
+  REQUIRE(uci.size() > 60);
+  for (const char* form : {"Wlalg", "Whalg", "Welalg", "WWxlalg", "WWlalg", "WWhalg", "WWelalg", "WWuci"}) {
+    GameRecord g = one(slurp(dir / ("test__outfiles__test-" + std::string(form) + "-out.pgn")));
+    INFO(form << "\n" << all_messages(g));
+    CHECK(g.valid());
+    CHECK(uci_line(g.start_position, g.mainline) == uci);
+  }
+  // EPD: "placement side castling ep c0 ...;" per position, the start included.
+  std::vector<std::string> epd = [&] {
+    std::vector<std::string> v;
+    std::istringstream in(slurp(dir / "test__outfiles__test-WWepd-out.pgn"));
+    std::string l;
+    while (std::getline(in, l))
+      if (!l.empty()) v.push_back(l);
+    return v;
+  }();
+  REQUIRE(epd.size() == uci.size() + 1);
+  std::vector<std::string> ours{original.start_position.fen()};
+  game::for_each_move(original.start_position, original.mainline,
+                      [&](const Position&, const game::MoveNode&, const Position& after) { ours.push_back(after.fen()); });
+  for (std::size_t i = 0; i < epd.size(); ++i) {
+    std::istringstream a(epd[i]), b(ours[i]);
+    std::string pa, sa, ca, ea, pb, sb, cb, eb;
+    a >> pa >> sa >> ca >> ea;
+    b >> pb >> sb >> cb >> eb;
+    INFO("ply " << i << "\n" << epd[i] << "\n" << ours[i]);
+    CHECK(pa == pb);
+    CHECK(sa == sb);
+    CHECK(ca == cb);
+    if (eb != "-") CHECK(ea == eb);
+  }
+}

@@ -195,6 +195,34 @@ TEST_CASE("resolve_san: ordinary moves from the start position", "[notation]") {
   CHECK(resolved(start, "Ng1f3") == nf3);
 }
 
+// Pure coordinate notation (pgn-extract -Wlalg/-Wuci, UCI): no piece letter, the piece is
+// the one on the origin square; a king's two-square move is castling.
+TEST_CASE("resolve_san: coordinate notation without a piece letter", "[notation]") {
+  Position start;
+  Move nf3 = resolved(start, "g1f3");
+  CHECK(nf3.from() == G1);
+  CHECK(nf3.to() == F3);
+  CHECK(resolved(start, "g1-f3") == nf3);
+  CHECK(resolved(start, "b1c3").from() == B1);
+  CHECK(resolve(start, "g1e2").move.is_none());  // the e2 pawn is in the way
+  // 1. b3 e5: the bishop c1 goes to b2.
+  Position b3e5 = fen("rnbqkbnr/pppp1ppp/8/4p3/8/1P6/P1PPPPPP/RNBQKBNR w KQkq - 0 2");
+  Move bb2 = resolved(b3e5, "c1b2");
+  CHECK(bb2.from() == C1);
+  CHECK(format_san(b3e5, bb2) == "Bb2");
+  // Castling as a king move, and a capture written without x.
+  Position castle = fen("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1");
+  Move oo = resolved(castle, "e8g8");
+  CHECK(oo.kind() == MoveKind::Castling);
+  CHECK(format_san(castle, oo) == "O-O");
+  CHECK(resolved(castle, "e8c8").kind() == MoveKind::Castling);
+  CHECK(resolved(castle, "e8f8").kind() == MoveKind::Normal);
+  CHECK(format_san(castle, resolved(castle, "a8a1")) == "Rxa1+");
+  // Pawn moves keep working, and an empty origin square is still an error.
+  CHECK(resolved(start, "e2e4").to() == E4);
+  CHECK_FALSE(resolve(start, "e3e4").error.empty());
+}
+
 TEST_CASE("resolve_san: illegal moves say why", "[notation]") {
   Position start;
   SECTION("no piece can reach") {

@@ -1,5 +1,7 @@
 #include "qipu/notation/san.hpp"
 
+#include <cstdlib>
+
 #include "qipu/board/movegen.hpp"
 
 namespace qipu {
@@ -224,6 +226,24 @@ SanResolution resolve_san(const Position& pos, const San& san) {
   }
   if (san.kind == San::Kind::CastleEither) return resolve_either_castling(pos);
   if (san.kind != San::Kind::Normal) return resolve_castling(pos, san.kind == San::Kind::CastleLong);
+  // Coordinate notation names no piece ("g1f3", "c1-b2", "e8g8" in pgn-extract's lalg and
+  // uci output): the piece is the one standing on the origin square.
+  if (san.piece == Pawn && !(san.style & StylePawnLetter) && san.from_file >= 0 && san.from_rank >= 0) {
+    Square from = make_square(san.from_file, san.from_rank);
+    Piece p = pos.piece_on(from);
+    if (p != NoPiece && color_of(p) == pos.side_to_move() && type_of(p) != Pawn) {
+      if (type_of(p) == King && rank_of(from) == rank_of(san.to)) {
+        Piece at = pos.piece_on(san.to);
+        bool onto_rook = at == make_piece(pos.side_to_move(), Rook);  // Chess960 UCI: king takes rook
+        if (onto_rook || (!pos.chess960() && std::abs(file_of(san.to) - file_of(from)) == 2))
+          return resolve_castling(pos, file_of(san.to) < file_of(from));
+      }
+      San piece_move = san;
+      piece_move.piece = type_of(p);
+      piece_move.capture = pos.piece_on(san.to) != NoPiece;
+      return resolve_san(pos, piece_move);
+    }
+  }
   Piece target = pos.piece_on(san.to);
   bool own_target = target != NoPiece && color_of(target) == pos.side_to_move();
   Move found = Move::none();
