@@ -321,6 +321,37 @@ TEST_CASE("replay: non-standard SAN warns, and is an error with strict", "[game]
   CHECK(clean.diagnostics.empty());
 }
 
+// san.hpp lists '++' (StyleDoubleCheck) among the departures "the reader accepts but
+// reports (errors in --strict)"; the replayer must report it like the others.
+TEST_CASE("replay: '++' for check is reported, an error with strict", "[game]") {
+  const std::string text = "[Event \"s\"]\n\n1. e4 f5 2. Qh5++ *\n";
+  GameRecord lax = one(text);
+  INFO(all_messages(lax));
+  CHECK(lax.valid());
+  REQUIRE(lax.diagnostics.size() == 1);
+  CHECK_FALSE(lax.diagnostics[0].error);
+  CHECK(lax.diagnostics[0].move == "2. Qh5++");
+  GameRecord strict = one(text, {.strict = true});
+  CHECK_FALSE(strict.valid());
+}
+
+// Comments and NAGs around variations: a comment opening a variation belongs before its
+// first move; one after the variation belongs to the move the variation follows.
+TEST_CASE("replay: comments at the edges of variations", "[game]") {
+  GameRecord g = one("[Event \"c\"]\n\n1. e4 ({alt} 1. d4 $2 {then}) {back} e5 *\n");
+  INFO(all_messages(g));
+  REQUIRE(g.valid());
+  REQUIRE(g.mainline.size() == 2);
+  const auto& e4 = *g.mainline[0].notes;
+  const auto& d4 = e4.variations.at(0).at(0);
+  REQUIRE(d4.notes);
+  CHECK(d4.notes->pre_comments == std::vector<std::string>{"alt"});
+  CHECK(d4.notes->nags == std::vector<std::uint8_t>{2});
+  CHECK(d4.notes->comments == std::vector<std::string>{"then"});
+  CHECK(e4.comments == std::vector<std::string>{"back"});
+  CHECK_FALSE(g.mainline[1].notes);
+}
+
 TEST_CASE("replay: termination of small games", "[game]") {
   auto term = [](std::string text) { return one("[Event \"t\"]\n" + text + "\n").termination; };
   CHECK(term("\n1. f3 e5 2. g4 Qh4# 0-1") == Termination::Checkmate);
