@@ -17,6 +17,12 @@ void add_input_options(CLI::App& cmd, InputOptions& o, bool files_required) {
                  "Windows-1252), utf-8, gb18030, latin1")
       ->check(CLI::IsMember({"auto", "utf-8", "gb18030", "latin1", "windows-1252"}));
   cmd.add_option("-j,--jobs", o.jobs, "Worker threads (default: every core); large files are split at game boundaries");
+  std::vector<std::string> codes;
+  for (const auto& n : notations()) codes.emplace_back(n.code);
+  cmd.add_option("--from", o.from,
+                 "Notation of the input moves (en, zh, de, fr, nl, hu, …). Default: detected move by move; give it "
+                 "where letters mean different pieces (Dutch P is a knight, Hungarian H a knight, Polish H a queen)")
+      ->check(CLI::IsMember(codes));
   cmd.add_flag("--strict", o.strict,
                "Treat non-standard SAN as errors: superfluous disambiguation, missing or wrong +/#, 0-0, P, "
                "long algebraic, e.p.");
@@ -28,6 +34,7 @@ game::PipelineOptions pipeline_options(const InputOptions& o) {
   p.reader.words.pieces = all_piece_words();  // every language's piece words, detected per token
   p.jobs = o.jobs;
   p.replay.strict = o.strict;
+  if (!o.from.empty()) p.replay.notation = find_notation(o.from);
   return p;
 }
 

@@ -18,6 +18,7 @@ struct InputOptions {
   std::string encoding = "auto";
   unsigned jobs = 0;
   bool strict = false;
+  std::string from;  // notation of the input, when letters are ambiguous
 };
 void add_input_options(CLI::App& cmd, InputOptions& o, bool files_required = true);
 game::PipelineOptions pipeline_options(const InputOptions& o);

@@ -139,7 +139,7 @@ struct Replayer::Impl {
     for (const Reading& reading : readings.readings) {
       SanResolution r = resolve_san(now, reading.san);
       if (!r.move.is_none()) {
-        preferred = reading.notation;
+        if (reading.notation != &english()) preferred = reading.notation;  // O-O or e4 say nothing of the language
         return play(f, node, reading.san, r.move, pos, token);
       }
       if (first_error.empty()) first_error = r.error, ambiguous = r.ambiguous;
@@ -262,7 +262,7 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
   s.pending_comments.clear();
   s.pending_nags.clear();
   s.started = false;
-  s.preferred = nullptr;
+  s.preferred = s.options.notation;
   return Visit::Continue;
 }
 

@@ -177,6 +177,7 @@ MoveReadings read_move(std::string_view token, const Notation* preferred) {
       return r;
     }
   }
+  text.erase(std::remove(text.begin(), text.end(), ' '), text.end());  // "马 f3", "exf6 e.p."
   if (text.empty() || is_ep_mark(text)) {
     r.ignorable = true;
     return r;

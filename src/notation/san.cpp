@@ -28,6 +28,7 @@ bool ends_with_ep(std::string_view t) { return t.size() > 4 && t.back() == '.' &
 
 // Removes the check, mate and e.p. marks from the end of the token.
 void strip_suffixes(std::string_view& t, San& san) {
+  while (!t.empty() && (t.back() == '!' || t.back() == '?')) t.remove_suffix(1);  // glyphs are NAGs, not the move
   if (t.empty()) return;
   if (ends_with_ep(t)) {
     san.style |= StyleEpSuffix;
@@ -57,7 +58,10 @@ bool strip_promotion(std::string_view& t, San& san) {
     t.remove_suffix(3);
   } else if (t.size() >= 2 && !is_rank(t.back())) {
     char c = t.back();
-    if (c >= 'a' && c <= 'z' && c != 'b') c = char(c - 32);  // e8q; e8b would be a file
+    // e8q, d7d8b: after a rank (or = or /) a lower-case letter can only be the promotion
+    // piece; elsewhere a 'b' would be the bishop's file.
+    char prev = t[t.size() - 2];
+    if (c >= 'a' && c <= 'z' && (c != 'b' || is_rank(prev) || prev == '=' || prev == '/')) c = char(c - 32);
     san.promotion = piece_from_letter(c);
     if (san.promotion == NoPieceType) return true;  // not a promotion: let the body fail
     t.remove_suffix(1);

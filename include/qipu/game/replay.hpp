@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "qipu/game/record.hpp"
+#include "qipu/notation/notation.hpp"
 #include "qipu/pgn/visitor.hpp"
 
 namespace qipu::game {
@@ -16,6 +17,10 @@ struct ReplayOptions {
   bool strict = false;
   // Keep every game's raw text in the record; invalid games always keep theirs (rejects).
   bool keep_raw = false;
+  // The notation the input is written in, tried first for every move. Needed only where
+  // letters mean different pieces in different languages (Dutch P, Hungarian H);
+  // nullptr: detect token by token.
+  const Notation* notation = nullptr;
 };
 
 // A pgn::Visitor that builds a GameRecord per game and hands it to `on_game`.
