@@ -887,3 +887,20 @@ TEST_CASE("edge corpora: pgn-extract's notations of one game replay alike", "[ga
     if (eb != "-") CHECK(ea == eb);
   }
 }
+
+// pgn-extract's promotion test: UCI-style promotions with upper- and lower-case pieces in,
+// SAN out (test-promotion-in.pgn, test-promotion-out.pgn).
+TEST_CASE("edge corpora: pgn-extract promotion forms", "[game][corpus][edge]") {
+  const fs::path dir = shared / "corpora/edge/pgn-extract";
+  auto in = replay(slurp(dir / "test__infiles__test-promotion-in.pgn"));
+  auto out = replay(slurp(dir / "test__outfiles__test-promotion-out.pgn"));
+  REQUIRE(in.size() == 8);
+  REQUIRE(out.size() == in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    INFO("game " << i + 1 << "\n" << all_messages(in[i]) << all_messages(out[i]));
+    CHECK(in[i].valid());
+    CHECK(out[i].valid());
+    CHECK(uci_line(in[i].start_position, in[i].mainline) == uci_line(out[i].start_position, out[i].mainline));
+    CHECK(in[i].plies() == 1);
+  }
+}

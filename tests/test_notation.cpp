@@ -121,6 +121,13 @@ TEST_CASE("parse_san: promotions in every written form", "[notation]") {
   CHECK(parsed("a1=R").promotion == Rook);
   CHECK(parsed("a1(B)").promotion == Bishop);
   CHECK(parsed("h8=Q#").suffix == San::Suffix::Mate);
+  // Lower-case pieces, as UCI writes them (d7d8b is a bishop, not a b-file).
+  CHECK(parsed("e8q").promotion == Queen);
+  CHECK(parsed("e8n").promotion == Knight);
+  CHECK(parsed("e8b").promotion == Bishop);
+  CHECK(parsed("e8=b").promotion == Bishop);
+  CHECK(parsed("d7d8b").promotion == Bishop);
+  CHECK(parsed("d7d8r").promotion == Rook);
 }
 
 TEST_CASE("parse_san: non-standard forms set their style flag", "[notation]") {
@@ -171,7 +178,7 @@ TEST_CASE("parse_san: non-standard forms set their style flag", "[notation]") {
 
 TEST_CASE("parse_san: junk is a syntax error with a message", "[notation]") {
   for (std::string_view t : {"", "e9", "i4", "Xe4", "Ke", "e8=K", "e8=P", "Nf3=Q", "O-O-O-O", "hello", "4", "+",
-                             "Nf3f", "e4!", "-"}) {
+                             "Nf3f", "-", "Bb", "exb"}) {
     SanParse p = parse_san(t);
     INFO("token '" << t << "'");
     CHECK_FALSE(p.san.has_value());
