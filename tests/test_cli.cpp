@@ -279,16 +279,41 @@ TEST_CASE("convert: the Opera game as UCI, FEN and JSON", "[cli]") {
   }
 }
 
-// Keys from the Polyglot book format specification's worked examples.
-TEST_CASE("convert: Polyglot keys of the published example line", "[cli]") {
+// Keys from the Polyglot book format specification's worked examples (two lines of play;
+// the e.p. square counts only when a capture is possible, as after 3. c4 in the second).
+TEST_CASE("convert: Polyglot keys of the published example lines", "[cli]") {
   Run r = qipu("convert --to json \"" + data("keys.pgn") + "\"");
   CHECK(r.code == 0);
+  auto games = lines_of(r.out);
+  REQUIRE(games.size() == 2);
   std::regex key_re("\"key\":\"([0-9a-f]{16})\"");
-  std::vector<std::string> keys;
-  for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), key_re); it != std::sregex_iterator(); ++it)
-    keys.push_back((*it)[1]);
-  CHECK(keys == std::vector<std::string>{"823c9b50fd114196", "0756b94461c50fb0", "662fafb965db29d4",
-                                         "22a48b5a8e47ff78", "652a607ca3f242c1"});
+  auto keys_of = [&](const std::string& g) {
+    std::vector<std::string> keys;
+    for (auto it = std::sregex_iterator(g.begin(), g.end(), key_re); it != std::sregex_iterator(); ++it)
+      keys.push_back((*it)[1]);
+    return keys;
+  };
+  CHECK(keys_of(games[0]) == std::vector<std::string>{"823c9b50fd114196", "0756b94461c50fb0", "662fafb965db29d4",
+                                                      "22a48b5a8e47ff78", "652a607ca3f242c1", "00fdd303c946bdd9"});
+  auto k2 = keys_of(games[1]);
+  REQUIRE(k2.size() == 7);
+  CHECK(k2[4] == "3c8123ea7b067637");
+  CHECK(k2[6] == "5c3f9b829b279560");
+}
+
+// Annotations and nested variations in JSON: the variation's moves are played from the
+// position before the move they replace (FENs worked out by hand).
+TEST_CASE("convert: JSON of comments, NAGs and nested variations", "[cli]") {
+  Run r = qipu("convert --to json \"" + data("annotated.pgn") + "\"");
+  CHECK(r.code == 0);
+  const std::string& j = r.out;
+  INFO(j);
+  CHECK(contains(j, "\"ply\":1,\"san\":\"e4\",\"uci\":\"e2e4\""));
+  CHECK(contains(j, "\"nags\":[1],\"comments_before\":[\"Start\"],\"comments\":[\"best by test\"],\"variations\":[[{\"ply\":1,"
+                    "\"san\":\"d4\",\"uci\":\"d2d4\",\"fen\":\"rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\""));
+  CHECK(contains(j, "{\"ply\":2,\"san\":\"d5\",\"uci\":\"d7d5\",\"fen\":\"rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2\""));
+  CHECK(contains(j, "\"variations\":[[{\"ply\":2,\"san\":\"Nf6\",\"uci\":\"g8f6\",\"fen\":\"rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2\""));
+  CHECK(contains(j, "]]},{\"ply\":2,\"san\":\"e5\",\"uci\":\"e7e5\",\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\""));
 }
 
 TEST_CASE("convert: games with errors go to stderr, --skip-invalid leaves them out", "[cli]") {
