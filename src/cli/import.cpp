@@ -3,10 +3,12 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/db_options.hpp"
+#include "qipu/db/eco.hpp"
 #include "qipu/db/store.hpp"
 
 namespace qipu::cli {
@@ -19,6 +21,7 @@ struct ImportCmdOptions {
   bool allow_duplicates = false;
   bool no_index = false;
   std::size_t batch = 20000;
+  std::string eco_file = db::DefaultEcoFile;
 };
 
 // "illegal move", "unknown move token", … : the kind of a game's first error.
@@ -53,6 +56,18 @@ void print_summary(const db::ImportStats& st, const std::map<std::string, std::u
             << bytes / 1e6 / std::max(secs, 1e-9) << " MB/s)\n";
 }
 
+// The ECO table, or nothing (with a warning) when the file cannot be read: games are
+// then stored without opening names.
+std::optional<db::EcoTable> load_eco(const std::string& path) {
+  if (path.empty()) return std::nullopt;
+  try {
+    return db::EcoTable::load(path);
+  } catch (const db::DbError& e) {
+    std::cerr << "qipu import: warning: " << e.what() << "; games are stored without ECO classification\n";
+    return std::nullopt;
+  }
+}
+
 void run_import(const ImportCmdOptions& o) {
   std::string path = db::database_path(o.db);
   auto start = std::chrono::steady_clock::now();
@@ -68,8 +83,16 @@ void run_import(const ImportCmdOptions& o) {
     std::uint64_t bytes = 0;
     Progress progress(o.input.files);
     game::PipelineCallbacks cb;
-    cb.prepare = [](game::GameRecord& rec) {
-      if (rec.valid()) rec.extra = db::encode_game(rec);
+    auto eco = load_eco(o.eco_file);
+    cb.prepare = [&eco](game::GameRecord& rec) {
+      if (!rec.valid()) return;
+      auto enc = db::encode_game(rec);
+      if (const db::Opening* op = eco ? eco->classify(enc.keys) : nullptr) {
+        enc.eco = op->eco;
+        enc.opening = op->name;
+        enc.variation = op->variation;
+      }
+      rec.extra = std::move(enc);
     };
     cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
       std::string source = in.path == "-" ? "<stdin>" : in.path;
@@ -112,6 +135,9 @@ void setup_import(CLI::App& app) {
                 "Store games even when the same game (roster tags and moves) is already there");
   cmd->add_option("--batch", o->batch, "Games per transaction: a killed import keeps every finished batch (default 20000)")
       ->check(CLI::Range(1, 10000000));
+  cmd->add_option("--eco-file", o->eco_file,
+                  "ECO lines for classifying games by position (default: " + std::string(db::DefaultEcoFile) +
+                      ", from Debian's pgn-extract; empty: do not classify)");
   cmd->add_flag("--no-position-index", o->no_index, "Do not index positions (faster import; no --fen search)");
   cmd->footer(
       "Games that fail to replay are kept whole, with their errors, in the rejects table (qipu rejects).\n"

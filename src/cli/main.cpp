@@ -12,6 +12,10 @@ int main(int argc, char** argv) {
   qipu::cli::setup_convert(app);
   qipu::cli::setup_export(app);
   qipu::cli::setup_rejects(app);
+  qipu::cli::setup_search(app);
+  qipu::cli::setup_explore(app);
+  qipu::cli::setup_stats(app);
+  qipu::cli::setup_eco(app);
   qipu::cli::setup_perft(app);
   try {
     app.parse(argc, argv);

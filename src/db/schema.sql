@@ -19,6 +19,10 @@ CREATE TABLE game (
   white_elo   INTEGER,
   black_elo   INTEGER,
   eco         TEXT,
+  eco_guessed INTEGER NOT NULL DEFAULT 0, -- 1: eco was classified by qipu, not read from a tag
+  opening     TEXT,               -- ECO names of the deepest catalogued position reached
+  variation   TEXT,
+  material    TEXT,               -- final material, White first: "KRPvKR"
   plies       INTEGER NOT NULL,
   termination INTEGER NOT NULL,   -- qipu::Termination
   start_fen   TEXT,               -- set-up position, NULL for the standard start
@@ -33,6 +37,8 @@ CREATE TABLE game (
 CREATE INDEX game_white ON game(white);
 CREATE INDEX game_black ON game(black);
 CREATE INDEX game_date ON game(date_sort);
+CREATE INDEX game_eco ON game(eco);
+CREATE INDEX game_result ON game(result);
 
 -- Tags that have no column, in their original order.
 CREATE TABLE tag (

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "qipu/db/codec.hpp"
+#include "qipu/db/search.hpp"
 
 namespace qipu::db {
 
@@ -136,8 +137,12 @@ EncodedGame encode_game(const game::GameRecord& rec) {
   e.notes = encode_annotations(rec);
   e.keys.reserve(rec.mainline.size() + 1);
   e.keys.push_back(rec.start_position.key());
-  game::for_each_move(rec.start_position, rec.mainline,
-                      [&](const Position&, const game::MoveNode&, const Position& after) { e.keys.push_back(after.key()); });
+  Position last = rec.start_position;
+  game::for_each_move(rec.start_position, rec.mainline, [&](const Position&, const game::MoveNode&, const Position& after) {
+    e.keys.push_back(after.key());
+    last = after;
+  });
+  e.material = material_signature(last);
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (auto name : Roster) h = fnv1a(h, rec.tag(name));
   h = fnv1a(h, rec.start_fen.value_or(""));
@@ -159,8 +164,8 @@ struct Importer::Statements {
         add_source(db.prepare("INSERT INTO source(path) VALUES (?)")),
         add_game(db.prepare(
             "INSERT INTO game(white, black, event, site, date, date_sort, round, result, white_elo, black_elo, eco, "
-            "plies, termination, start_fen, moves, notes, movetext_result, tag_layout, source, offset, hash) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+            "plies, termination, start_fen, moves, notes, movetext_result, tag_layout, source, offset, hash, "
+            "eco_guessed, opening, variation, material) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
         add_tag(db.prepare("INSERT INTO tag(game, seq, name, value) VALUES (?,?,?,?)")),
         add_reject(db.prepare(
             "INSERT OR IGNORE INTO reject(source, offset, game_index, white, black, text, errors) VALUES (?,?,?,?,?,?,?)")) {}
@@ -250,8 +255,16 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
   for (int c : {0, 1})
     if (elo[c]) g.bind(9 + c, *elo[c]);
     else g.bind_null(9 + c);
-  if (!eco.empty()) g.bind(11, eco);
+  // Without a clean ECO tag the classification fills the column, marked as guessed so
+  // that export leaves it out.
+  bool guessed = eco.empty() && !enc.eco.empty();
+  if (!eco.empty() || guessed) g.bind(11, guessed ? enc.eco : eco);
   else g.bind_null(11);
+  g.bind(22, std::int64_t(guessed));
+  auto bind_text = [&](int col, const std::string& v) { v.empty() ? g.bind_null(col) : g.bind(col, v); };
+  bind_text(23, enc.opening);
+  bind_text(24, enc.variation);
+  bind_text(25, enc.material);
   g.bind(12, std::int64_t(enc.moves.size()));
   g.bind(13, std::int64_t(rec.termination));
   if (rec.start_fen) g.bind(14, *rec.start_fen);
@@ -336,7 +349,7 @@ void restore_other_tags(Statement& tags, std::int64_t id, const std::optional<st
 constexpr const char* GameColumns =
     "SELECT g.id, w.name, b.name, e.name, s.name, g.date, g.round, g.result, g.white_elo, g.black_elo, g.eco, "
     "g.start_fen, g.moves, g.notes, g.movetext_result, g.tag_layout, g.termination, g.white IS NOT NULL, "
-    "g.black IS NOT NULL, g.event IS NOT NULL, g.site IS NOT NULL FROM game g "
+    "g.black IS NOT NULL, g.event IS NOT NULL, g.site IS NOT NULL, g.eco_guessed FROM game g "
     "LEFT JOIN player w ON w.id = g.white LEFT JOIN player b ON b.id = g.black "
     "LEFT JOIN event e ON e.id = g.event LEFT JOIN site s ON s.id = g.site ";
 
@@ -356,7 +369,8 @@ bool read_row(Statement& row, Statement& tags, game::GameRecord& rec) {
   std::optional<std::int64_t> elo[2];
   if (!row.is_null(8)) elo[0] = row.int64(8);
   if (!row.is_null(9)) elo[1] = row.int64(9);
-  restore_other_tags(tags, rec.index, elo, row.text(10), row.text(15), rec);
+  std::string_view eco = row.int64(21) ? std::string_view() : row.text(10);
+  restore_other_tags(tags, rec.index, elo, eco, row.text(15), rec);
   if (!game::set_up_start(rec).empty()) return false;
   if (!decode_moves(rec.start_position, row.blob(12), rec.mainline)) return false;
   if (!decode_annotations(row.blob(13), rec)) return false;

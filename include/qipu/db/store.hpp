@@ -32,6 +32,8 @@ struct EncodedGame {
   std::string notes;           // codec: annotations, empty when none
   std::uint64_t hash = 0;      // roster tags and moves
   std::vector<Key> keys;       // every mainline position, from ply 0
+  std::string material;        // final material signature (db/search.hpp)
+  std::string eco, opening, variation;  // ECO classification (db/eco.hpp); eco is used only without an ECO tag
 };
 EncodedGame encode_game(const game::GameRecord& rec);
 

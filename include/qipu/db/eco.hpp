@@ -1,0 +1,39 @@
+// ECO classification: a table from the Polyglot key of every position an ECO file names
+// to its code and names, so that a game is classified by the positions it reaches, not
+// by its move order, and the deepest named position wins.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "qipu/core/types.hpp"
+
+namespace qipu::db {
+
+// Installed by Debian's pgn-extract package.
+inline constexpr const char* DefaultEcoFile = "/usr/share/pgn-extract/eco.pgn";
+
+struct Opening {
+  std::string eco, name, variation;  // "B90", "Sicilian", "Najdorf"
+};
+
+class EcoTable {
+ public:
+  // Reads a PGN file whose games each name, in ECO/Opening/Variation tags, the position
+  // their moves reach (pgn-extract's eco.pgn). Throws DbError when it cannot be read.
+  static EcoTable load(const std::string& path);
+
+  // The opening of exactly this position, or nullptr.
+  [[nodiscard]] const Opening* find(Key key) const;
+  // The opening of the latest of these positions (a game's keys from ply 0) that the
+  // table names, or nullptr.
+  [[nodiscard]] const Opening* classify(const std::vector<Key>& keys) const;
+  [[nodiscard]] std::size_t size() const { return by_key_.size(); }
+
+ private:
+  std::unordered_map<Key, Opening> by_key_;
+  std::size_t max_ply_ = 0;  // no named line is longer: later positions need no look-up
+};
+
+}  // namespace qipu::db

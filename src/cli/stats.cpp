@@ -1,0 +1,4 @@
+#include "cli/commands.hpp"
+namespace qipu::cli {
+void setup_stats(CLI::App&) {}
+}
