@@ -152,7 +152,7 @@ TEST_CASE("check: --rejects writes invalid games' bytes unchanged", "[cli]") {
   std::ofstream(src1, std::ios::binary) << latin1;
   // The Latin-1 file fails today: rejects hold the game as decoded (UTF-8 "\xC3\xA4"), not
   // the original byte \xE4, because GameRecord::raw is the decoded text.
-  for (const std::string src_file : {data("multi.pgn"), src, src1}) {
+  for (const std::string& src_file : {data("multi.pgn"), src, src1}) {
     std::string bytes = slurp(src_file);
     INFO(src_file);
     Run r = qipu("check --rejects \"" + rej + "\" \"" + src_file + "\"");

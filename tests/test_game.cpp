@@ -678,7 +678,6 @@ TEST_CASE("edge corpora: kokopu expected outcomes", "[game][corpus][edge]") {
       {"syntactic-error-1:5", "quote"},
   };
 
-  std::regex dbre("test__resources__pgns__(.+)__database\\.pgn");
   int compared = 0;
   for (const auto& [label, n_games] : count) {
     const std::string path = (dir / ("test__resources__pgns__" + label + "__database.pgn")).string();
