@@ -268,6 +268,15 @@ TEST_CASE("pgn garbage between games is reported and skipped", "[pgn]") {
     CHECK(r.has_error("unknown token \"This\""));
 }
 
+TEST_CASE("pgn junk_as_game reports a junk chunk as a game", "[pgn]") {
+    ReaderOptions o;
+    o.junk_as_game = true;
+    Recorder r;
+    ReadStats st = run("I'm not PGN\n", r, o);
+    CHECK(st.games == 1);
+    CHECK(r.out == "G1 !1:1 !1:5 !1:9 /G");  // I'm, not, PGN
+}
+
 TEST_CASE("pgn unknown token: error at its place, game recovers", "[pgn]") {
     Recorder r;
     r.positions = true;

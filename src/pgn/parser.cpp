@@ -31,6 +31,15 @@ public:
     SourcePos pos(const char* p) {
         if (p < at_) reset(*raw_);
         const char* base = raw_->text.data();
+        // Eight ASCII bytes without line breaks at a time (all in 0x0E..0x7F).
+        constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+        while (p - at_ >= 8) {
+            std::uint64_t w;
+            std::memcpy(&w, at_, 8);
+            if (((w | ((w - kOnes * 14) & ~w)) & kHigh) != 0) break;
+            col_ += 8;
+            at_ += 8;
+        }
         for (; at_ < p; ++at_) {
             auto c = static_cast<unsigned char>(*at_);
             if (c <= '\r' && (c == '\n' || c == '\r')) {
@@ -89,6 +98,7 @@ struct State {
         if (r == Visit::Stop) skip_game = stop = true;
     }
     void error(const char* at, std::string message) {
+        if (opts.junk_as_game) live();
         ++errors;
         ++stats->errors;
         v->syntax_error(SyntaxError{raw->index, tracker.pos(at), std::move(message)});

@@ -1,8 +1,27 @@
 // The PGN reader: source -> decoder (to UTF-8) -> game chunker -> grammar.
 //
-// Memory stays bounded: the chunker holds one game (at most max_game_bytes)
-// plus one read block, whatever the file size. Chunks are independent, so a
-// caller may hand RawGames to worker threads and parse them with GameParser.
+// Why this shape:
+// - Memory stays bounded: the chunker holds one game (at most max_game_bytes)
+//   plus one read block, whatever the file size. A bigger game is reported
+//   ("game larger than N bytes; skipped") and scanned past without buffering.
+// - Chunks are independent, so a caller may hand RawGames (copied) to worker
+//   threads and parse them with one GameParser per thread (--jobs).
+// - The PEGTL grammar (grammar/qipu/grammar/pgn.hpp) runs per chunk over a
+//   memory_input; every unknown token is an error event and parsing goes on,
+//   so one bad token costs one message, not the game. Only an unclosed
+//   comment or variation or nesting beyond max_variation_depth (which bounds
+//   the parser's recursion) ends a game early.
+// - Positions are file positions: a chunk carries its line/column/offset and
+//   the parser counts forward from there (LF, CRLF and CR all end a line).
+// - Encoding (see decoder.hpp): UTF-8 (BOM skipped) if the first 1 MB is valid
+//   UTF-8, else GB18030 if that prefix decodes cleanly into CJK text, else
+//   Windows-1252. Later invalid bytes are read as Windows-1252 and reported
+//   once per game. ReaderOptions::encoding forces a choice.
+// - Move tokens with a spaced piece word ("马 f3") are passed on unchanged,
+//   space included, as one token.
+// - GameInfo::index numbers chunks: text that holds no tag, move or result
+//   (junk between games) uses up an index but produces only syntax errors
+//   (unless ReaderOptions::junk_as_game).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +41,10 @@ struct ReaderOptions {
     std::size_t max_game_bytes = std::size_t{64} << 20;
     unsigned max_variation_depth = 1000;
     std::size_t block_size = std::size_t{1} << 20;
+    // When true, a chunk holding only junk (errors, no tag or move) is still
+    // reported as a game (begin_game before its first error, then end_game),
+    // so callers that judge games can count it as an invalid one.
+    bool junk_as_game = false;
     TokenWords words;
 };
 
