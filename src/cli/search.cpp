@@ -149,8 +149,22 @@ void print_json_row(const game::GameRecord& rec, const Extra& x, const Notation&
   std::cout << out << "]}";
 }
 
+// The same games with sorting and paging done on ids alone, in a subquery: only the rows
+// shown are then joined with names and decoded. Unused joins are dropped by SQLite.
+db::GameQuery paged(const db::GameQuery& q) {
+  db::GameQuery p;
+  p.where = "g.id IN (SELECT g.id FROM game g LEFT JOIN player w ON w.id = g.white LEFT JOIN player b ON b.id = g.black "
+            "LEFT JOIN event e ON e.id = g.event WHERE " + q.where + " ORDER BY " + q.order + " LIMIT ? OFFSET ?)";
+  p.params = q.params;
+  p.params.emplace_back(q.limit);
+  p.params.emplace_back(q.offset);
+  p.order = q.order;
+  return p;
+}
+
 // Prints the games of the query in the chosen format.
-void print_games(db::Connection& c, const db::GameQuery& q, const SearchOptions& o) {
+void print_games(db::Connection& c, const db::GameQuery& query, const SearchOptions& o) {
+  db::GameQuery q = paged(query);
   const Notation& n = *find_notation(o.notation);
   game::WriterOptions w;
   w.notation = &n;
@@ -222,7 +236,7 @@ bool build_query(const SearchOptions& o, db::GameQuery& q) {
     std::cerr << "qipu search: " << e << "\n";
     return false;
   }
-  q.order = sort_columns().at(o.sort) + (o.desc ? " DESC" : "") + ", g.id";
+  q.order = sort_columns().at(o.sort) + (o.desc ? " DESC, g.id DESC" : ", g.id");
   q.limit = o.limit >= 0 ? (o.limit == 0 ? -1 : o.limit) : (o.format == "table" ? 50 : -1);
   q.offset = o.offset;
   return true;

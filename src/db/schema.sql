@@ -37,8 +37,8 @@ CREATE TABLE game (
 CREATE INDEX game_white ON game(white);
 CREATE INDEX game_black ON game(black);
 CREATE INDEX game_date ON game(date_sort);
-CREATE INDEX game_eco ON game(eco);
-CREATE INDEX game_result ON game(result);
+CREATE INDEX game_eco ON game(eco, date_sort);
+CREATE INDEX game_result ON game(result, date_sort);
 
 -- Tags that have no column, in their original order.
 CREATE TABLE tag (
