@@ -96,7 +96,7 @@ void print_table(const Position& pos, const std::optional<db::Opening>& name, co
   std::cout << "Position: " << pos.fen() << "\n";
   if (name) std::cout << "Opening:  " << name->eco << " " << name->name << (name->variation.empty() ? "" : ", " + name->variation) << "\n";
   const auto& t = ex.total;
-  std::cout << t.games << " games: White wins " << percent(t.white_wins, t.games) << "%, draws " << percent(t.draws, t.games)
+  std::cout << t.games << (t.games == 1 ? " game" : " games") << ": White wins " << percent(t.white_wins, t.games) << "%, draws " << percent(t.draws, t.games)
             << "%, Black wins " << percent(t.black_wins, t.games) << "%\n\n";
   std::cout << pad("move", 10) << pad("games", 8) << pad("share", 7) << pad("white", 7) << pad("draw", 7) << pad("black", 7)
             << pad("elo", 6) << "last\n";
