@@ -550,6 +550,19 @@ TEST_CASE("search: explore, eco, stats on the fixture", "[search]") {
   CHECK(sum == total);
   CHECK(std::is_sorted(ex.moves.begin(), ex.moves.end(), [](const auto& a, const auto& b) { return a.games > b.games; }));
   CHECK(ex.top_games.size() == 3);
+  // With filters, the explorer counts the games the same search finds.
+  db::GameFilter f;
+  f.min_elo = 2600;
+  f.date_from = "2005";
+  db::GameQuery q;
+  REQUIRE(db::add_conditions(f, q).empty());
+  auto filtered = db::explore(*c, pos, q);
+  CHECK(filtered.total.games == position_ids(fixture_db(), {pos, std::nullopt}, q).size());
+  CHECK(filtered.total.games < ex.total.games);
+  CHECK(filtered.total.games == expect([&](const FixtureGame& g) {
+          return std::find(g.keys.begin(), g.keys.end(), key) != g.keys.end() && date_of(g) >= 20050000 &&
+                 (tag_int(g, "WhiteElo") >= 2600 || tag_int(g, "BlackElo") >= 2600);
+        }).size());
   std::string json = run("explore --db " + fixture_db() + " --moves '1.e4 c5 2.Nf3 d6' --format json");
   CHECK(json.find("\"games\": " + std::to_string(expect([&](const FixtureGame& g) {
                                     return std::find(g.keys.begin(), g.keys.end(), key_after("1.e4 c5 2.Nf3 d6")) != g.keys.end();

@@ -17,6 +17,7 @@ namespace {
 struct ExploreOptions {
   std::string db, fen, moves, notation = "en", format = "table", eco_file = db::DefaultEcoFile;
   std::size_t top = 10;
+  db::GameFilter filter;  // only games that pass it count
 };
 
 struct Target {
@@ -175,7 +176,12 @@ void run_explore(const ExploreOptions& o) {
   if (!target) return set_exit_code(2);
   try {
     auto c = db::open_for_search(db::database_path(o.db));
-    auto ex = db::explore(*c, target->position, db::GameQuery{}, o.top);
+    db::GameQuery q;
+    if (auto e = db::add_conditions(o.filter, q); !e.empty()) {
+      std::cerr << "qipu explore: " << e << "\n";
+      return set_exit_code(2);
+    }
+    auto ex = db::explore(*c, target->position, q, o.top);
     auto top = top_rows(*c, ex.top_games);
     auto name = name_of(*target, o.eco_file);
     const Notation& n = *find_notation(o.notation);
@@ -201,6 +207,11 @@ void setup_explore(CLI::App& app) {
       ->check(CLI::IsMember(codes));
   cmd->add_option("--format", o->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--top", o->top, "How many top games (highest average Elo) to list (default 10)");
+  cmd->add_option("--player", o->filter.player, "Only games of a player whose name contains this");
+  cmd->add_option("--min-elo", o->filter.min_elo, "Only games with a player rated at least this (both with --both-elo)");
+  cmd->add_flag("--both-elo", o->filter.both_elo, "Apply --min-elo to both players");
+  cmd->add_option("--date-from", o->filter.date_from, "Only games played on or after this date (1990, 1990.05)");
+  cmd->add_option("--date-to", o->filter.date_to, "Only games played on or before this date");
   cmd->add_option("--eco-file", o->eco_file, "ECO lines for naming the position (default: " + std::string(db::DefaultEcoFile) + ")");
   cmd->footer(
       "Each game counts once, with the move it played the first time it reached the position;\n"
