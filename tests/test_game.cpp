@@ -33,7 +33,7 @@ std::vector<GameRecord> replay(std::string text, game::ReplayOptions opt = {}) {
     return pgn::Visit::Continue;
   });
   auto src = pgn::memory_source(std::move(text));
-  pgn::read_pgn(*src, r);
+  pgn::read_pgn(*src, r, game::replay_reader_options());
   return out;
 }
 
@@ -397,7 +397,7 @@ TEST_CASE("replay: Chess960 games from TCEC replay without errors", "[game][corp
     with_castling += castled;
     return pgn::Visit::Continue;
   });
-  pgn::read_pgn_file(file.string(), r);
+  pgn::read_pgn_file(file.string(), r, game::replay_reader_options());
   // 90 [Variant "fischerandom"] lines in the file (grep -c).
   CHECK(games == 90);
   CHECK(with_castling > 0);
@@ -419,7 +419,7 @@ TEST_CASE("replay: a chunk of junk is an invalid game", "[game]") {
       {}, [&](GameRecord& rec) { games.push_back(std::move(rec)); return pgn::Visit::Continue; },
       [&](const pgn::SyntaxError& e) { outside.push_back(e); });
   auto src = pgn::memory_source("I'm not a PGN file...\n");
-  pgn::read_pgn(*src, r);
+  pgn::read_pgn(*src, r, game::replay_reader_options());
   INFO(outside.size() << " errors outside games");
   REQUIRE(games.size() == 1);
   CHECK_FALSE(games[0].valid());
@@ -657,12 +657,7 @@ TEST_CASE("edge corpora: kokopu expected outcomes", "[game][corpus][edge]") {
   //    every such game must be reported invalid, not dropped.
   const std::set<std::string> refused_variants = {"antichess", "horde", "optional-kings"};
   const std::map<std::string, std::string> kokopu_valid_we_refuse = {
-      {"chess960:2", "Variant \"chess-960\": a spelling we do not accept"},
       {"misc:1", "\\} escape inside a comment (a kokopu extension; PGN has no escapes in comments)"},
-      {"misc:2", "ChessBase glyph '+-' as a NAG: our reader refuses such tokens"},
-      {"misc:5", "ChessBase glyph '+-' as a NAG"},
-      {"misc:9", "Variant \"Regular\": not among the names we accept for standard chess"},
-      {"misc:12", "FEN with fullmove number 0: our FEN reader requires 1 or more"},
   };
   const std::map<std::string, std::string> kokopu_refuses_we_accept = {
       // "Pe4": non-standard SAN, a warning by default and an error with --strict (checked).

@@ -155,7 +155,7 @@ struct FenReader {
 
 Position::Position() { *this = *from_fen(StartFen).position; }
 
-FenResult Position::from_fen(std::string_view fen, bool chess960) {
+FenResult Position::from_fen(std::string_view fen, bool chess960, std::string* repairs) {
   FenResult result;
   auto fail = [&](std::string msg) {
     result.error = std::move(msg);
@@ -172,10 +172,16 @@ FenResult Position::from_fen(std::string_view fen, bool chess960) {
   if (err.empty()) err = pos.check_setup();
   if (err.empty()) err = r.castling(fields[2]);
   if (err.empty()) err = r.en_passant(fields[3]);
-  if (err.empty() && fields.size() == 6) err = r.clocks(fields[4], fields[5]);
+  if (err.empty() && fields.size() == 6) {
+    bool zero_move = fields[5] == "0";
+    err = r.clocks(fields[4], zero_move && repairs ? std::string_view("1") : fields[5]);
+    if (err.empty() && zero_move && repairs) *repairs += "fullmove number 0 read as 1; ";
+  }
   // Checked on the field, not on ep_ (kept only when a pawn stands beside, for Polyglot).
-  if (err.empty() && fields[3] != "-" && pos.halfmove_ != 0)
-    err = "en passant square set but the halfmove clock is not 0";
+  if (err.empty() && fields[3] != "-" && pos.halfmove_ != 0) {
+    if (repairs) *repairs += "en passant square with a halfmove clock of " + std::to_string(pos.halfmove_) + ", not 0; ";
+    else err = "en passant square set but the halfmove clock is not 0";
+  }
   if (!err.empty()) return fail(std::move(err));
   pos.key_ = pos.compute_key();
   result.position = pos;

@@ -80,7 +80,7 @@ void run_check(const CheckOptions& o) {
     bool ok = rec.valid();
     ok ? ++t.valid : ++t.invalid;
     t.warnings += rec.warning_count();
-    if (!ok && rejects) write_reject(rejects, rec.raw);
+    if (!ok && rejects) write_reject(rejects, pgn::to_input_encoding(rec.raw, in.encoding));
     if (o.json) {
       if (!rec.diagnostics.empty()) json_games += (json_games.empty() ? "" : ",\n") + json_game(in.path, rec);
       return;

@@ -31,7 +31,6 @@ void add_input_options(CLI::App& cmd, InputOptions& o, bool files_required) {
 game::PipelineOptions pipeline_options(const InputOptions& o) {
   game::PipelineOptions p;
   p.reader.encoding = o.encoding;
-  p.reader.words.pieces = all_piece_words();  // every language's piece words, detected per token
   p.jobs = o.jobs;
   p.replay.strict = o.strict;
   if (!o.from.empty()) p.replay.notation = find_notation(o.from);

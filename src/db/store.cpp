@@ -371,7 +371,8 @@ bool read_row(Statement& row, Statement& tags, game::GameRecord& rec) {
   if (!row.is_null(9)) elo[1] = row.int64(9);
   std::string_view eco = row.int64(21) ? std::string_view() : row.text(10);
   restore_other_tags(tags, rec.index, elo, eco, row.text(15), rec);
-  if (!game::set_up_start(rec).empty()) return false;
+  std::string repairs;  // warned about at import; the game was stored as it was
+  if (!game::set_up_start(rec, &repairs).empty()) return false;
   if (!decode_moves(rec.start_position, row.blob(12), rec.mainline)) return false;
   if (!decode_annotations(row.blob(13), rec)) return false;
   rec.result = row.is_null(14) ? std::string(row.text(7)) : std::string(row.text(14));

@@ -38,21 +38,22 @@ std::string lower(std::string_view s) {
 // Chess960 or standard; anything else is refused by name.
 std::optional<bool> variant_is_960(std::string_view v) {
   std::string s = lower(v);
-  if (s.empty() || s == "standard" || s == "chess" || s == "normal" || s == "from position") return false;
+  if (s.empty() || s == "standard" || s == "chess" || s == "normal" || s == "regular" || s == "from position")
+    return false;
   if (s == "chess960" || s == "chess 960" || s == "fischerandom" || s == "fischer random" || s == "960" ||
-      s == "freestyle")
+      s == "freestyle" || s == "chess-960")
     return true;
   return std::nullopt;
 }
 
 }  // namespace
 
-std::string set_up_start(GameRecord& rec) {
+std::string set_up_start(GameRecord& rec, std::string* repairs) {
   auto is960 = variant_is_960(rec.tag("Variant"));
   if (!is960) return "variant '" + std::string(rec.tag("Variant")) + "' is not supported (only standard chess and Chess960)";
   std::string_view fen = rec.tag("FEN");
   if (!fen.empty()) {
-    auto parsed = Position::from_fen(fen, *is960);
+    auto parsed = Position::from_fen(fen, *is960, repairs);
     if (!parsed) return "invalid FEN tag: " + parsed.error;
     rec.start_position = *parsed.position;
     rec.start_fen = std::string(fen);

@@ -78,8 +78,10 @@ struct Replayer::Impl {
   void start() {
     if (started) return;
     started = true;
-    std::string problem = set_up_start(rec);
+    std::string repairs;
+    std::string problem = set_up_start(rec, &repairs);
     if (!problem.empty()) diagnose(true, rec.start, 0, {}, problem);
+    if (!repairs.empty()) diagnose(false, rec.start, 0, {}, "FEN tag: " + repairs.substr(0, repairs.size() - 2));
     rec.mainline.reserve(128);
     frames.push_back({&rec.mainline, GameState(rec.start_position), rec.start_position, !problem.empty()});
   }
@@ -94,6 +96,7 @@ struct Replayer::Impl {
     if (san.style & StylePawnLetter) report("pawn written with P: SAN gives pawns no letter");
     if (san.style & StyleLongAlgebraic) report("long algebraic notation: expected " + format_san(before, m));
     if (san.style & StyleEpSuffix) report("'e.p.' is not part of SAN");
+    if (san.style & StyleDoubleCheck) report("'++' for check: SAN writes '+' for every check");
     if (san.piece != Pawn && san.kind == San::Kind::Normal && !(san.style & StyleLongAlgebraic)) {
       int given = (san.from_file >= 0) + (san.from_rank >= 0);
       if (given > 0 && given > needed_disambiguation(before, m)) report("superfluous disambiguation: expected " + format_san(before, m));
@@ -146,7 +149,7 @@ struct Replayer::Impl {
     }
     std::string message = readings.readings.empty()
                               ? (readings.xiangqi ? readings.error : "unknown move token '" + std::string(token) + "': " + readings.error)
-                              : (ambiguous ? "ambiguous move: " : "illegal move: ") + first_error;
+                              : (ambiguous ? "" : "illegal move: ") + first_error;
     diagnose(true, pos, ply_of(now), numbered_move(now, token), std::move(message));
     break_line(f, node, token);
   }
@@ -272,6 +275,14 @@ Visit Replayer::tag(std::string_view name, std::string_view value, SourcePos) {
 }
 
 Visit Replayer::move(std::string_view token, SourcePos pos) {
+  if (int n = glyph_nag(token)) return nag(n, pos);  // an evaluation sign, not a move
+  // A result glued to the last move ("h6*", "Qxf7#1-0"): the move, then the result.
+  for (std::string_view r : {"1/2-1/2", "1-0", "0-1", "*"})
+    if (token.size() > r.size() && token.substr(token.size() - r.size()) == r) {
+      impl_->add_move(token.substr(0, token.size() - r.size()), pos);
+      result(r, pos);
+      return Visit::Continue;
+    }
   impl_->add_move(token, pos);
   return Visit::Continue;
 }

@@ -129,6 +129,17 @@ void add_reading(MoveReadings& r, std::string_view text, const Notation& n) {
 
 }  // namespace
 
+int glyph_nag(std::string_view token) {
+  static constexpr std::pair<std::string_view, int> Signs[] = {
+      {"!", 1}, {"?", 2}, {"!!", 3}, {"??", 4}, {"!?", 5}, {"?!", 6}, {"□", 7}, {"=", 10}, {"∞", 13},
+      {"+=", 14}, {"+/=", 14}, {"⩲", 14}, {"=+", 15}, {"=/+", 15}, {"⩱", 15}, {"±", 16}, {"+/-", 16},
+      {"∓", 17}, {"-/+", 17}, {"+-", 18}, {"+--", 18}, {"-+", 19}, {"--+", 19}, {"=/∞", 44}, {"∞/=", 44},
+      {"N", 146}, {"RR", 145}, {"inf", 13}};
+  for (auto [sign, nag] : Signs)
+    if (token == sign) return nag;
+  return 0;
+}
+
 std::string fold_full_width(std::string_view s) {
   std::string out;
   out.reserve(s.size());

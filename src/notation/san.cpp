@@ -262,7 +262,7 @@ SanResolution resolve_san(const Position& pos, const San& san) {
   }
   if (matches == 1) return {found, {}, false};
   if (matches > 1)
-    return {Move::none(), "ambiguous: the " + std::string(piece_name(san.piece)) + "s on " + candidates +
+    return {Move::none(), "ambiguous move: the " + std::string(piece_name(san.piece)) + "s on " + candidates +
                               " can all move to " + square_name(san.to), true};
   if (san.piece == Pawn && relative_rank(pos.side_to_move(), san.to) != 7 && san.promotion != NoPieceType)
     return {Move::none(), "a pawn can promote only on the last rank", false};

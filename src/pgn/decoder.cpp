@@ -9,13 +9,14 @@
 #include <cstring>
 
 namespace qipu::pgn::detail {
-namespace {
 
 // Code points of Windows-1252 bytes 0x80..0x9F (unused ones map to C1 controls).
 constexpr char16_t kCp1252High[32] = {
     0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
     0x2039, 0x0152, 0x008D, 0x017D, 0x008F, 0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
     0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178};
+
+namespace {
 
 // Writes the UTF-8 form of one Windows-1252 byte; returns its length.
 std::size_t cp1252_to_utf8(unsigned char c, char* o) {
@@ -249,3 +250,57 @@ void Decoder::put_invalid(unsigned char c, Buffer& out) {
 }
 
 }  // namespace qipu::pgn::detail
+
+namespace qipu::pgn {
+
+namespace {
+
+// One code point from UTF-8 (the reader's own output, so well formed).
+unsigned next_code_point(std::string_view s, std::size_t& i) {
+    auto c = static_cast<unsigned char>(s[i++]);
+    if (c < 0x80) return c;
+    int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : 1;
+    unsigned cp = c & (0x3F >> extra);
+    for (int k = 0; k < extra && i < s.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i++]) & 0x3F);
+    return cp;
+}
+
+std::string utf8_to_cp1252(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+        unsigned cp = next_code_point(s, i);
+        if (cp < 0x80 || (cp >= 0xA0 && cp < 0x100)) {
+            out += static_cast<char>(cp);
+            continue;
+        }
+        char byte = '?';
+        for (int k = 0; k < 32; ++k)
+            if (detail::kCp1252High[k] == cp) byte = static_cast<char>(0x80 + k);
+        out += byte;
+    }
+    return out;
+}
+
+std::string utf8_to_gb18030(std::string_view s) {
+    iconv_t cd = iconv_open("GB18030", "UTF-8");
+    if (cd == reinterpret_cast<iconv_t>(-1)) return std::string(s);
+    std::string out(s.size() * 2 + 16, '\0');
+    char* in = const_cast<char*>(s.data());
+    std::size_t in_left = s.size(), out_left = out.size();
+    char* o = out.data();
+    iconv(cd, &in, &in_left, &o, &out_left);
+    iconv_close(cd);
+    out.resize(out.size() - out_left);
+    return out;
+}
+
+}  // namespace
+
+std::string to_input_encoding(std::string_view utf8, std::string_view encoding) {
+    if (encoding == "windows-1252") return utf8_to_cp1252(utf8);
+    if (encoding == "gb18030") return utf8_to_gb18030(utf8);
+    return std::string(utf8);
+}
+
+}  // namespace qipu::pgn

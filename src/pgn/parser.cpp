@@ -247,12 +247,21 @@ struct action<g::stray_close> {
         st.error(in.begin(), "unmatched ')': no variation is open");
     }
 };
+// With junk_as_game, a word the grammar does not know may still be a move in some
+// notation (短易位, a xiangqi move to refuse by name): the visitor judges it. A stray
+// delimiter is always a syntax error here.
 template <>
 struct action<g::unknown_token> {
     template <typename In>
     static void apply(const In& in, State& st) {
-        st.error(in.begin(), "unknown token " + quoted(in.string_view()) +
-                                 ": expected a move, move number, NAG, comment, variation or result");
+        std::string_view text = in.string_view();
+        bool delimiter = text.size() == 1 && std::string_view("{}()[];").find(text[0]) != std::string_view::npos;
+        if (!st.opts.junk_as_game || delimiter) {
+            st.error(in.begin(), std::string(delimiter ? "unexpected " : "unknown token ") + quoted(text) +
+                                     ": expected a move, move number, NAG, comment, variation or result");
+            return;
+        }
+        if (st.live()) st.follow(st.v->move(text, st.tracker.pos(in.begin())));
     }
 };
 template <>

@@ -30,7 +30,10 @@ class Position {
 
   // Reads a FEN (or Shredder-FEN / X-FEN castling fields). Four fields are accepted
   // (EPD style) with clocks 0 1. Every rule of a legal setup is checked.
-  static FenResult from_fen(std::string_view fen, bool chess960 = false);
+  // With `repairs`, two slips common in real files are accepted and described there
+  // instead of refused: an en passant square with a non-zero halfmove clock, and a
+  // fullmove number of 0 (read as 1).
+  static FenResult from_fen(std::string_view fen, bool chess960 = false, std::string* repairs = nullptr);
   [[nodiscard]] std::string fen() const;
 
   // Plays a legal move (or Move::null()). The caller guarantees legality.

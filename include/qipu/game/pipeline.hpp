@@ -10,12 +10,22 @@
 
 #include "qipu/game/record.hpp"
 #include "qipu/game/replay.hpp"
+#include "qipu/notation/notation.hpp"
 #include "qipu/pgn/reader.hpp"
 
 namespace qipu::game {
 
+// What replaying callers want of the reader: every language's piece words, and text
+// that is not PGN reported as a game (an invalid one) rather than skipped.
+inline pgn::ReaderOptions replay_reader_options() {
+  pgn::ReaderOptions o;
+  o.junk_as_game = true;
+  o.words.pieces = all_piece_words();
+  return o;
+}
+
 struct PipelineOptions {
-  pgn::ReaderOptions reader;
+  pgn::ReaderOptions reader = replay_reader_options();
   ReplayOptions replay;
   unsigned jobs = 0;  // 0: every core
 };

@@ -74,8 +74,9 @@ struct GameRecord {
 };
 
 // Sets rec.start_position (and start_fen) from the Variant, SetUp and FEN tags. Returns
-// what is wrong with them, or an empty string.
-std::string set_up_start(GameRecord& rec);
+// what is wrong with them, or an empty string. With `repairs`, slips in the FEN's clocks
+// are accepted and described there (see Position::from_fen).
+std::string set_up_start(GameRecord& rec, std::string* repairs = nullptr);
 
 // "31. Qxe1" or "31... Qxe1" for a move played from `before`.
 std::string numbered_move(const Position& before, std::string_view san);

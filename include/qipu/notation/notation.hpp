@@ -50,6 +50,10 @@ struct MoveReadings {
 MoveReadings read_move(std::string_view token, const Notation* preferred = nullptr);
 const Notation& english();
 
+// The NAG of an evaluation sign written as a token (ChessBase "+-", "=", "∞", "±"),
+// or 0 when the token is no such sign.
+int glyph_nag(std::string_view token);
+
 // Full-width ASCII (U+FF01–U+FF5E) folded to ASCII, the ideographic space to a space.
 std::string fold_full_width(std::string_view s);
 

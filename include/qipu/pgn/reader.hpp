@@ -43,7 +43,9 @@ struct ReaderOptions {
     std::size_t block_size = std::size_t{1} << 20;
     // When true, a chunk holding only junk (errors, no tag or move) is still
     // reported as a game (begin_game before its first error, then end_game),
-    // so callers that judge games can count it as an invalid one.
+    // so callers that judge games can count it as an invalid one; and a word
+    // the grammar does not know is handed to Visitor::move for the caller's
+    // notation tables to judge (Chinese castling words, xiangqi to refuse).
     bool junk_as_game = false;
     TokenWords words;
 };
@@ -110,6 +112,10 @@ private:
 // Reads every game of src. Input errors (corrupt compressed data) are reported
 // through Visitor::syntax_error with game_index 0, then reading ends.
 ReadStats read_pgn(Source& src, Visitor& v, const ReaderOptions& opts = {});
+
+// Text the reader decoded, turned back into the input's own bytes ("windows-1252",
+// "gb18030"; UTF-8 is returned as it is): so that rejects keep the file's bytes.
+std::string to_input_encoding(std::string_view utf8, std::string_view encoding);
 
 // Opens path ("-" = stdin) and reads it. Throws SourceError if it cannot be opened.
 ReadStats read_pgn_file(const std::string& path, Visitor& v, const ReaderOptions& opts = {});
