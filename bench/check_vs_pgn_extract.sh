@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Times qipu check (and convert --to zh) against pgn-extract on the pgnmentor corpus,
 # both in one hyperfine session. Needs: apt-get install pgn-extract hyperfine
+# qipu exits 1 on this corpus (its one illegal move), hence -i.
 # Usage: bench/check_vs_pgn_extract.sh [build-dir]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -8,11 +9,12 @@ build=${1:-$here/build}
 corpus=$(mktemp --suffix=.pgn)
 trap 'rm -f "$corpus"' EXIT
 cat "$here"/../shared/corpora/real/pgnmentor/*.pgn > "$corpus"
+pgn_extract=$(command -v pgn-extract || echo /usr/games/pgn-extract)  # Debian puts it in /usr/games
 bytes=$(stat -c %s "$corpus")
 games=$(grep -c '^\[Event ' "$corpus")
 echo "corpus: $bytes bytes, $games games"
-hyperfine --warmup 1 --runs 3 --export-json /tmp/qipu-bench.json \
-  -n "pgn-extract -s -o /dev/null" "pgn-extract -s -o /dev/null $corpus" \
+hyperfine -i --warmup 1 --runs 3 --export-json /tmp/qipu-bench.json \
+  -n "pgn-extract -s -o /dev/null" "$pgn_extract -s -o /dev/null $corpus" \
   -n "qipu check --jobs 1" "$build/qipu check --jobs 1 $corpus" \
   -n "qipu check --jobs 2" "$build/qipu check --jobs 2 $corpus" \
   -n "qipu convert --to zh --jobs 2" "$build/qipu convert --to zh --jobs 2 $corpus -o /dev/null" || true

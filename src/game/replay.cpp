@@ -132,9 +132,10 @@ struct Replayer::Impl {
           return play(f, node, *parsed.san, r.move, pos, token);
       }
     }
+    if (special_token(f, token, pos)) return;
     MoveReadings readings = read_move(token, preferred);
     if (readings.ignorable) {
-      f.line->pop_back();  // a lone e.p. mark adds nothing to the move before it
+      drop_last_node(f);  // a lone e.p. mark adds nothing to the move before it
       return;
     }
     std::string first_error;
@@ -152,6 +153,35 @@ struct Replayer::Impl {
                               : (ambiguous ? "" : "illegal move: ") + first_error;
     diagnose(true, pos, ply_of(now), numbered_move(now, token), std::move(message));
     break_line(f, node, token);
+  }
+
+  // Removes the node add_move began, giving back the annotations it had taken.
+  void drop_last_node(Frame& f) {
+    if (auto& notes = f.line->back().notes) {
+      pending_comments = std::move(notes->pre_comments);
+      pending_nags = std::move(notes->nags);
+    }
+    f.line->pop_back();
+  }
+
+  // Tokens that are not moves but reach the replayer as words: an evaluation sign
+  // ("+-", "∞") is a NAG; a result glued to the move ("h6*") is the move, then the result.
+  // Looked at only after the token failed as plain SAN, to keep the common path short.
+  bool special_token(Frame& f, std::string_view token, SourcePos pos) {
+    if (int n = glyph_nag(token)) {
+      drop_last_node(f);
+      if (f.line->empty()) pending_nags.push_back(std::uint8_t(n));
+      else f.line->back().annotate().nags.push_back(std::uint8_t(n));
+      return true;
+    }
+    for (std::string_view r : {"1/2-1/2", "1-0", "0-1", "*"})
+      if (token.size() > r.size() && token.substr(token.size() - r.size()) == r) {
+        drop_last_node(f);
+        add_move(token.substr(0, token.size() - r.size()), pos);
+        rec.result = r;
+        return true;
+      }
+    return false;
   }
 
   void play(Frame& f, MoveNode& node, const San& san, Move m, SourcePos pos, std::string_view token) {
@@ -275,14 +305,6 @@ Visit Replayer::tag(std::string_view name, std::string_view value, SourcePos) {
 }
 
 Visit Replayer::move(std::string_view token, SourcePos pos) {
-  if (int n = glyph_nag(token)) return nag(n, pos);  // an evaluation sign, not a move
-  // A result glued to the last move ("h6*", "Qxf7#1-0"): the move, then the result.
-  for (std::string_view r : {"1/2-1/2", "1-0", "0-1", "*"})
-    if (token.size() > r.size() && token.substr(token.size() - r.size()) == r) {
-      impl_->add_move(token.substr(0, token.size() - r.size()), pos);
-      result(r, pos);
-      return Visit::Continue;
-    }
   impl_->add_move(token, pos);
   return Visit::Continue;
 }
