@@ -40,7 +40,7 @@ struct Extra {
 
 class ExtraReader {
  public:
-  explicit ExtraReader(db::Connection& c) : st_(c.prepare("SELECT eco, opening, variation FROM game WHERE id = ?")) {}
+  explicit ExtraReader(db::Connection& c) : st_(c.prepare("SELECT g.eco, o.name, o.variation FROM game g LEFT JOIN opening o ON o.id = g.opening_id WHERE g.id = ?")) {}
   Extra read(std::int64_t id) {
     Extra e;
     st_.bind(1, id);

@@ -5,6 +5,7 @@ CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE event  (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE site   (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE source (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
+CREATE TABLE opening (id INTEGER PRIMARY KEY, name TEXT NOT NULL, variation TEXT NOT NULL, UNIQUE (name, variation));
 
 CREATE TABLE game (
   id          INTEGER PRIMARY KEY,
@@ -20,8 +21,7 @@ CREATE TABLE game (
   black_elo   INTEGER,
   eco         TEXT,
   eco_guessed INTEGER NOT NULL DEFAULT 0, -- 1: eco was classified by qipu, not read from a tag
-  opening     TEXT,               -- ECO names of the deepest catalogued position reached
-  variation   TEXT,
+  opening_id  INTEGER REFERENCES opening(id), -- names of the deepest catalogued position reached
   material    TEXT,               -- final material, White first: "KRPvKR"
   plies       INTEGER NOT NULL,
   termination INTEGER NOT NULL,   -- qipu::Termination

@@ -267,7 +267,7 @@ void add_names(Builder& b, const GameFilter& f) {
   if (!f.opening.empty()) {
     // ECO names are ASCII: SQLite's own LIKE folds their case.
     for (int i = 0; i < 2; ++i) b.param(contains_pattern(f.opening));
-    b.add("g.opening LIKE ? ESCAPE '\\' OR g.variation LIKE ? ESCAPE '\\'");
+    b.add("g.opening_id IN (SELECT id FROM opening WHERE name LIKE ? ESCAPE '\\' OR variation LIKE ? ESCAPE '\\')");
   }
 }
 

@@ -121,6 +121,9 @@ std::unique_ptr<Connection> open_database(const std::string& path, Connection::M
   auto db = std::make_unique<Connection>(path, mode);
   check_identity(*db, path);
   if (mode == Connection::Mode::ReadWrite) {
+    // Pages freed by merging index segments go back to the disk; this must be set
+    // before the first table and before WAL mode writes the header.
+    if (pragma_int(*db, "user_version") == 0 && !has_tables(*db)) db->exec("PRAGMA auto_vacuum = INCREMENTAL");
     db->exec("PRAGMA journal_mode = WAL");
     db->exec("PRAGMA synchronous = NORMAL");
     create_or_upgrade(*db);
@@ -152,7 +155,7 @@ EncodedGame encode_game(const game::GameRecord& rec) {
 
 struct Importer::Statements {
   Statement find_player, add_player, find_event, add_event, find_site, add_site, find_source, add_source;
-  Statement add_game, add_tag, add_reject;
+  Statement add_game, find_opening, add_opening, add_tag, add_reject;
   explicit Statements(Connection& db)
       : find_player(db.prepare("SELECT id FROM player WHERE name = ?")),
         add_player(db.prepare("INSERT INTO player(name) VALUES (?)")),
@@ -165,7 +168,9 @@ struct Importer::Statements {
         add_game(db.prepare(
             "INSERT INTO game(white, black, event, site, date, date_sort, round, result, white_elo, black_elo, eco, "
             "plies, termination, start_fen, moves, notes, movetext_result, tag_layout, source, offset, hash, "
-            "eco_guessed, opening, variation, material) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+            "eco_guessed, opening_id, material) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+        find_opening(db.prepare("SELECT id FROM opening WHERE name = ? AND variation = ?")),
+        add_opening(db.prepare("INSERT INTO opening(name, variation) VALUES (?, ?)")),
         add_tag(db.prepare("INSERT INTO tag(game, seq, name, value) VALUES (?,?,?,?)")),
         add_reject(db.prepare(
             "INSERT OR IGNORE INTO reject(source, offset, game_index, white, black, text, errors) VALUES (?,?,?,?,?,?,?)")) {}
@@ -198,6 +203,25 @@ std::int64_t Importer::intern(std::unordered_map<std::string, std::int64_t>& cac
     id = db_.last_insert_id();
   }
   cache.emplace(name, id);
+  return id;
+}
+
+// Opening names repeat across thousands of games: one row each, referred to by id.
+std::int64_t Importer::intern_opening(const std::string& name, const std::string& variation) {
+  std::string key = name + '\x1f' + variation;
+  if (auto it = openings_.find(key); it != openings_.end()) return it->second;
+  Statements& s = *st_;
+  std::int64_t id;
+  s.find_opening.bind(1, name).bind(2, variation);
+  if (s.find_opening.step()) {
+    id = s.find_opening.int64(0);
+    s.find_opening.reset();
+  } else {
+    s.find_opening.reset();
+    s.add_opening.bind(1, name).bind(2, variation).run();
+    id = db_.last_insert_id();
+  }
+  openings_.emplace(key, id);
   return id;
 }
 
@@ -262,9 +286,9 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
   else g.bind_null(11);
   g.bind(22, std::int64_t(guessed));
   auto bind_text = [&](int col, const std::string& v) { v.empty() ? g.bind_null(col) : g.bind(col, v); };
-  bind_text(23, enc.opening);
-  bind_text(24, enc.variation);
-  bind_text(25, enc.material);
+  if (enc.opening.empty() && enc.variation.empty()) g.bind_null(23);
+  else g.bind(23, intern_opening(enc.opening, enc.variation));
+  bind_text(24, enc.material);
   g.bind(12, std::int64_t(enc.moves.size()));
   g.bind(13, std::int64_t(rec.termination));
   if (rec.start_fen) g.bind(14, *rec.start_fen);
@@ -312,10 +336,13 @@ void Importer::finish() {
   if (opt_.position_index) index_.flush(db_);
   tx_->commit();
   tx_.reset();
-  if (opt_.position_index) {
+  // Lookups read every segment, so many small ones are merged; a few are cheaper to
+  // read than to rewrite, and leaving them spares each import a second write.
+  if (opt_.position_index && position_index_stats(db_).segments > MaxSegments) {
     Transaction tx(db_);
     compact_position_index(db_);
     tx.commit();
+    db_.exec("PRAGMA incremental_vacuum");  // give the merged-away pages back to the disk
   }
   db_.exec("PRAGMA wal_checkpoint(TRUNCATE)");
 }

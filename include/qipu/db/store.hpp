@@ -18,6 +18,8 @@
 namespace qipu::db {
 
 constexpr int SchemaVersion = 1;
+// Position index segments an import may leave before they are merged into one.
+constexpr std::uint64_t MaxSegments = 16;
 
 // Opens (and for writing, creates or upgrades) a qipu database. Refuses files that are
 // not SQLite databases, databases of other programs, and newer schema versions.
@@ -71,7 +73,8 @@ class Importer {
   std::unique_ptr<Transaction> tx_;
   std::size_t in_batch_ = 0;
   std::unordered_set<std::uint64_t> hashes_;
-  std::unordered_map<std::string, std::int64_t> players_, events_, sites_, sources_;
+  std::int64_t intern_opening(const std::string& name, const std::string& variation);
+  std::unordered_map<std::string, std::int64_t> players_, events_, sites_, sources_, openings_;
   struct Statements;
   std::unique_ptr<Statements> st_;
   PositionIndexWriter index_;
