@@ -153,6 +153,13 @@ TEST_CASE("xiangqi is refused by name", "[notation][zh]") {
   std::string out = rewrite({{"<test>", std::string("1. 炮二平五 马8进7 *")}}, to("en"), &errors);
   CHECK(errors == 1);
   CHECK(out.find("炮二平五") != std::string::npos);  // kept as written, not lost
+  // A xiangqi game is known by its Game tag or its ten-rank FEN, whatever its moves.
+  for (std::string tags : {std::string("[Game \"Chinese Chess\"]\n"),
+                           std::string("[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]\n")}) {
+    int n = 0;
+    rewrite({{"<test>", tags + "\n1. e4 *"}}, to("en"), &n);
+    CHECK(n == 1);
+  }
 }
 
 TEST_CASE("letter languages read back what they write; French R is a king in a French game", "[notation]") {

@@ -1,5 +1,6 @@
 #include "qipu/game/record.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace qipu::game {
@@ -48,7 +49,17 @@ std::optional<bool> variant_is_960(std::string_view v) {
 
 }  // namespace
 
+// Xiangqi files give themselves away by their Game tag or a FEN nine files wide.
+bool looks_like_xiangqi(const GameRecord& rec) {
+  std::string game = lower(rec.tag("Game"));
+  if (game == "chinese chess" || game == "xiangqi") return true;
+  std::string_view fen = rec.tag("FEN");
+  std::string_view placement = fen.substr(0, fen.find(' '));
+  return std::count(placement.begin(), placement.end(), '/') == 9;  // ten ranks
+}
+
 std::string set_up_start(GameRecord& rec, std::string* repairs) {
+  if (looks_like_xiangqi(rec)) return "this is a xiangqi (Chinese chess) game, not international chess";
   auto is960 = variant_is_960(rec.tag("Variant"));
   if (!is960) return "variant '" + std::string(rec.tag("Variant")) + "' is not supported (only standard chess and Chess960)";
   std::string_view fen = rec.tag("FEN");

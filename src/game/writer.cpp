@@ -36,17 +36,22 @@ class MovetextLines {
   }
   std::string finish() {
     std::string out, line;
+    std::size_t width = 0;  // of `line`, in characters
     for (const auto& u : units_) {
-      if (!line.empty() && width_of(line) + 1 + width_of(u.text) > width_) flush(out, line);
-      if (!line.empty()) line += ' ';
+      std::size_t w = width_of(u.text);
+      if (!line.empty() && width + 1 + w > width_) flush(out, line, width);
+      if (!line.empty()) line += ' ', ++width;
       line += u.text;
-      if (auto nl = line.rfind('\n'); nl != std::string::npos) {  // a comment holding a newline
-        out += line.substr(0, nl + 1);
+      width += w;
+      if (u.text.find('\n') != std::string::npos) {  // a comment holding a newline ends a line
+        std::size_t nl = line.rfind('\n');
+        out.append(line, 0, nl + 1);
         line.erase(0, nl + 1);
+        width = width_of(line);
       }
-      if (u.ends_line) flush(out, line);
+      if (u.ends_line) flush(out, line, width);
     }
-    flush(out, line);
+    flush(out, line, width);
     return out;
   }
 
@@ -55,11 +60,12 @@ class MovetextLines {
     std::string text;
     bool ends_line;
   };
-  static void flush(std::string& out, std::string& line) {
+  static void flush(std::string& out, std::string& line, std::size_t& width) {
     if (line.empty()) return;
     out += line;
     out += '\n';
     line.clear();
+    width = 0;
   }
   std::size_t width_;
   std::string open_;

@@ -285,14 +285,15 @@ std::string format_san_body(const Position& pos, Move m, const PieceNames& names
   if (piece == Pawn) {
     if (capture) s += char('a' + file_of(from));
   } else {
-    MoveList rivals;
-    generate_legal(pos, rivals, MoveFilter::only(piece, square_bb(to)));
+    // Other pieces of the kind that could legally go there: geometry, then king safety.
+    Bitboard rivals = pos.pieces(pos.side_to_move(), piece) & attacks_of(piece, to, pos.pieces()) & ~square_bb(from);
     bool shares_file = false, shares_rank = false, any = false;
-    for (Move r : rivals) {
-      if (r.from() == from || r.kind() == MoveKind::Castling) continue;
+    for (Bitboard b = piece == King ? 0 : rivals; b;) {
+      Square r = pop_lsb(b);
+      if (!pos.leaves_king_safe(Move(r, to))) continue;
       any = true;
-      shares_file |= file_of(r.from()) == file_of(from);
-      shares_rank |= rank_of(r.from()) == rank_of(from);
+      shares_file |= file_of(r) == file_of(from);
+      shares_rank |= rank_of(r) == rank_of(from);
     }
     if (any && (!shares_file || shares_rank)) s += char('a' + file_of(from));
     if (any && shares_file) s += char('1' + rank_of(from));
