@@ -1,4 +1,6 @@
 // qipu import [--db PATH] FILE...|- — replay games and store them in the database.
+#include <unistd.h>
+
 #include <chrono>
 #include <iostream>
 #include <map>
@@ -117,6 +119,9 @@ void run_import(const ImportCmdOptions& o) {
     importer.finish();
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     print_summary(importer.stats(), reasons, secs, bytes, path);
+    if (importer.stats().imported > 0 && isatty(STDOUT_FILENO))
+      std::cout << "next: qipu search --db " << path << " --player Morphy   |   qipu explore --db " << path
+                << " --moves \"1.e4 e5\"\n      qipu export --db " << path << " --to zh   |   qipu stats --db " << path << "\n";
     set_exit_code(io_failed ? 2 : importer.stats().rejected ? 1 : 0);
   } catch (const db::DbError& e) {
     std::cerr << "qipu import: " << e.what() << "\n";
