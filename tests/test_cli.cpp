@@ -7,7 +7,10 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <sys/resource.h>
+
 #include <filesystem>
+#include <random>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -333,5 +336,47 @@ TEST_CASE("convert: games with errors go to stderr, --skip-invalid leaves them o
   CHECK_FALSE(contains(e, "warning"));
   Run skip = qipu("convert --to uci --skip-invalid \"" + data("multi.pgn") + "\"");
   CHECK(skip.out == "e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7\nf2f3 e7e5 g2g4 d8h4\n");
+  fs::remove_all(dir);
+}
+
+// Hostile inputs: each ends with a message and exit 1 or 2, in bounded memory, and no
+// message repeats a huge token whole.
+TEST_CASE("check: hostile inputs end with a message, exit 1 or 2, bounded memory", "[cli]") {
+  fs::path dir = temp_dir();
+  std::mt19937 rng(1234);
+  std::string random_bytes(1 << 20, '\0');
+  for (auto& c : random_bytes) c = char(rng());
+  struct Case {
+    const char* name;
+    std::string text;
+  };
+  const std::string head = "[Event \"x\"]\n\n1. e4 ";
+  std::vector<Case> cases = {
+      {"random", random_bytes},
+      {"long_line", head + std::string(20 << 20, 'a') + " *\n"},
+      {"deep", head + [] { std::string s; for (int i = 0; i < 10000; ++i) s += "( e4 "; return s; }() + "*\n"},
+      {"comment", head + "{" + std::string(1 << 20, 'c') + "\n"},  // never closed
+      {"truncated", "[Event \"x\"]\n[White \"A\"]\n\n1. e4 e5 2. Nf3 N"},
+      {"bad_utf8", "[Event \"\xff\xfe\xc0\xaf\"]\n\n1. e4 \xc3 *\n"},
+      {"nul", std::string("[Event \"x\"]\n\n1. e4\0\0 e5 *\n", 25)},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    fs::path f = dir / (std::string(c.name) + ".pgn");
+    {
+      std::ofstream out(f, std::ios::binary);
+      out << c.text;
+    }
+    Run r = qipu("check " + f.string());
+    CHECK((r.code == 1 || r.code == 2));
+    auto lines = lines_of(r.out);
+    REQUIRE_FALSE(lines.empty());
+    CHECK(contains(lines.back(), " games, "));
+    CHECK(lines.front().find(": error: ") != std::string::npos);
+    for (const auto& l : lines) CHECK(l.size() < 1000);
+  }
+  struct rusage usage {};
+  getrusage(RUSAGE_CHILDREN, &usage);
+  CHECK(usage.ru_maxrss < 200 * 1024);  // KB: the largest child stayed under 200 MB
   fs::remove_all(dir);
 }

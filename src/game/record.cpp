@@ -75,10 +75,33 @@ std::string set_up_start(GameRecord& rec, std::string* repairs) {
   return {};
 }
 
+std::string display_token(std::string_view token) {
+  constexpr std::size_t MaxChars = 40;
+  std::string s;
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < token.size(); ++i) {
+    auto c = static_cast<unsigned char>(token[i]);
+    bool starts_char = (c & 0xC0) != 0x80;
+    if (starts_char && ++chars > MaxChars) {
+      s += "…";
+      return s;
+    }
+    if (c < 0x20 || c == 0x7F) {
+      static const char* hex = "0123456789abcdef";
+      s += "\\x";
+      s += hex[c >> 4];
+      s += hex[c & 15];
+    } else {
+      s += char(c);
+    }
+  }
+  return s;
+}
+
 std::string numbered_move(const Position& before, std::string_view san) {
   std::string s = std::to_string(before.fullmove_number());
   s += before.side_to_move() == White ? ". " : "... ";
-  s += san;
+  s += display_token(san);
   return s;
 }
 

@@ -149,7 +149,7 @@ struct Replayer::Impl {
       if (first_error.empty()) first_error = r.error, ambiguous = r.ambiguous;
     }
     std::string message = readings.readings.empty()
-                              ? (readings.xiangqi ? readings.error : "unknown move token '" + std::string(token) + "': " + readings.error)
+                              ? (readings.xiangqi ? readings.error : "unknown move token '" + display_token(token) + "': " + readings.error)
                               : (ambiguous ? "" : "illegal move: ") + first_error;
     diagnose(true, pos, ply_of(now), numbered_move(now, token), std::move(message));
     break_line(f, node, token);

@@ -78,8 +78,13 @@ struct GameRecord {
 // are accepted and described there (see Position::from_fen).
 std::string set_up_start(GameRecord& rec, std::string* repairs = nullptr);
 
-// "31. Qxe1" or "31... Qxe1" for a move played from `before`.
+// "31. Qxe1" or "31... Qxe1" for a move played from `before` (the text shown as by
+// display_token).
 std::string numbered_move(const Position& before, std::string_view san);
+
+// A token as messages show it: control bytes as \xNN, and cut to 40 characters with
+// "…", so that a 20 MB junk token gives a one-line message.
+std::string display_token(std::string_view token);
 
 }  // namespace qipu::game
 
