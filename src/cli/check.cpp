@@ -94,11 +94,7 @@ void run_check(const CheckOptions& o) {
     }
   };
   cb.input_done = [&](const game::InputReport& in) {
-    if (!in.opened) t.io_failed = true;
-    for (const auto& e : in.input_errors) {
-      if (e.game_index == 0) t.io_failed = true;
-      if (!o.json) std::cout << format_input_error(in.path, e) << "\n";
-    }
+    t.io_failed |= report_input(in, o.json ? nullptr : &std::cout);
     if (o.json) {
       std::string s = "{\"file\":";
       append_json_string(s, in.path);

@@ -4,6 +4,9 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
+
+#include "cli/commands.hpp"
 
 #include "qipu/notation/notation.hpp"
 
@@ -57,6 +60,15 @@ std::string format_input_error(const std::string& file, const pgn::SyntaxError& 
   s += ": error: ";
   if (e.game_index) s += "game " + std::to_string(e.game_index) + ": ";
   return s + e.message;
+}
+
+bool report_input(const game::InputReport& in, std::ostream* out) {
+  bool failed = !in.opened;
+  for (const auto& e : in.input_errors) {
+    failed |= e.game_index == 0;
+    if (out) *out << format_input_error(in.path, e) << "\n";
+  }
+  return failed;
 }
 
 std::string caret_excerpt(const game::GameRecord& rec, const game::Diagnostic& d) {
@@ -121,6 +133,38 @@ void Progress::update(std::uint64_t bytes, std::uint64_t games) {
 
 void Progress::finish() {
   if (enabled_) std::fprintf(stderr, "\r\033[K");
+}
+
+}  // namespace qipu::cli
+
+namespace qipu::cli {
+
+bool Output::open(const std::string& path, const char* command) {
+  if (path.empty() || path == "-") return true;
+  file_.open(path, std::ios::binary);
+  if (file_) return true;
+  std::cerr << "qipu " << command << ": cannot write " << path << "\n";
+  set_exit_code(2);
+  return false;
+}
+
+std::ostream& Output::stream() { return file_.is_open() ? static_cast<std::ostream&>(file_) : std::cout; }
+
+void add_style_options(CLI::App& cmd, StyleOptions& o) {
+  cmd.add_option("--style", o.style, "spaced (马 f3, the Chinese sources' style and the zh default) or compact (马f3)")
+      ->check(CLI::IsMember({"spaced", "compact"}));
+  cmd.add_option("--castling", o.castling, "How castling is written: O-O (default), 0-0, or words (短易位 / 长易位)")
+      ->check(CLI::IsMember({"O-O", "0-0", "words"}));
+}
+
+game::WriterOptions writer_options(const Notation& notation, const StyleOptions& o) {
+  game::WriterOptions w;
+  w.notation = &notation;
+  w.style.spaced = o.style.empty() ? notation.space_after_piece : o.style == "spaced";
+  w.style.castling = o.castling == "0-0"     ? WriteStyle::Castling::Zeros
+                     : o.castling == "words" ? WriteStyle::Castling::Words
+                                             : WriteStyle::Castling::Letters;
+  return w;
 }
 
 }  // namespace qipu::cli

@@ -5,10 +5,12 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdint>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "qipu/game/pipeline.hpp"
+#include "qipu/game/writer.hpp"
 
 namespace qipu::cli {
 
@@ -29,10 +31,32 @@ std::string players(const game::GameRecord& rec);
 // FILE:LINE:COL: error|warning: game N (White – Black), move 31. Qxe1: message
 std::string format_diagnostic(const std::string& file, const game::GameRecord& rec, const game::Diagnostic& d);
 std::string format_input_error(const std::string& file, const pgn::SyntaxError& e);
+// Prints an input's own errors (to `out` when given); true when it could not be read
+// whole (missing, unreadable, corrupt compressed data): an I/O failure, exit 2.
+bool report_input(const game::InputReport& in, std::ostream* out);
 // The source line of a diagnostic with a caret under its column (for --verbose).
 std::string caret_excerpt(const game::GameRecord& rec, const game::Diagnostic& d);
 
 void append_json_string(std::string& out, std::string_view s);
+
+// Where a command writes: the file named by -o, or standard output for "" and "-".
+class Output {
+ public:
+  // False (after a message and exit code 2) when the file cannot be written.
+  bool open(const std::string& path, const char* command);
+  std::ostream& stream();
+
+ private:
+  std::ofstream file_;
+};
+
+// How moves are written, for the commands that write PGN.
+struct StyleOptions {
+  std::string style;  // spaced | compact; empty: the notation's own
+  std::string castling = "O-O";
+};
+void add_style_options(CLI::App& cmd, StyleOptions& o);
+game::WriterOptions writer_options(const Notation& notation, const StyleOptions& o);
 
 // A one-line progress report on stderr, only when stderr is a terminal.
 class Progress {

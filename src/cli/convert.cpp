@@ -17,21 +17,11 @@ struct ConvertOptions {
   InputOptions input;
   std::string to;
   std::string output;
-  std::string style;     // spaced | compact; empty: the notation's own
-  std::string castling = "O-O";
+  StyleOptions style;
   std::string moves;     // an inline move list instead of files
   bool skip_invalid = false;
 };
 
-game::WriterOptions writer_options(const ConvertOptions& o) {
-  game::WriterOptions w;
-  w.notation = find_notation(o.to);
-  w.style.spaced = o.style.empty() ? w.notation->space_after_piece : o.style == "spaced";
-  w.style.castling = o.castling == "0-0"     ? WriteStyle::Castling::Zeros
-                     : o.castling == "words" ? WriteStyle::Castling::Words
-                                             : WriteStyle::Castling::Letters;
-  return w;
-}
 
 std::string hex_key(Key k) {
   char buf[17];
@@ -135,19 +125,13 @@ std::string to_uci_line(const game::GameRecord& rec) {
 }
 
 void run_convert(const ConvertOptions& o) {
-  std::ofstream file;
-  if (!o.output.empty() && o.output != "-") {
-    file.open(o.output, std::ios::binary);
-    if (!file) {
-      std::cerr << "qipu convert: cannot write " << o.output << "\n";
-      set_exit_code(2);
-      return;
-    }
-  }
-  std::ostream& out = file.is_open() ? static_cast<std::ostream&>(file) : std::cout;
+  Output output;
+  if (!output.open(o.output, "convert")) return;
+  std::ostream& out = output.stream();
   bool any_invalid = false, io_failed = false, first_game = true;
-  bool pgn = find_notation(o.to) != nullptr;
-  game::WriterOptions writer = pgn ? writer_options(o) : game::WriterOptions{};
+  const Notation* notation = find_notation(o.to);
+  bool pgn = notation != nullptr;
+  game::WriterOptions writer = pgn ? writer_options(*notation, o.style) : game::WriterOptions{};
   game::PipelineCallbacks cb;
   // Writing a game costs as much as replaying it, so it happens on the workers.
   cb.prepare = [&](game::GameRecord& rec) {
@@ -169,11 +153,7 @@ void run_convert(const ConvertOptions& o) {
     first_game = false;
   };
   cb.input_done = [&](const game::InputReport& in) {
-    if (!in.opened) io_failed = true;
-    for (const auto& e : in.input_errors) {
-      if (e.game_index == 0) io_failed = true;
-      std::cerr << format_input_error(in.path, e) << "\n";
-    }
+    io_failed |= report_input(in, &std::cerr);
   };
   std::vector<game::PipelineInput> inputs;
   for (const auto& f : o.input.files) inputs.push_back({f, std::nullopt});
@@ -207,10 +187,7 @@ void setup_convert(CLI::App& app) {
   auto* cmd = app.add_subcommand("convert", "Write games in another notation (English, Chinese, figurines, …) or as JSON, FENs or UCI");
   add_input_options(*cmd, o->input, false);
   cmd->add_option("--to", o->to, target_help())->required()->check(CLI::IsMember(target_names()));
-  cmd->add_option("--style", o->style, "spaced (马 f3, the Chinese sources' style and the zh default) or compact (马f3)")
-      ->check(CLI::IsMember({"spaced", "compact"}));
-  cmd->add_option("--castling", o->castling, "How castling is written: O-O (default), 0-0, or words (短易位 / 长易位)")
-      ->check(CLI::IsMember({"O-O", "0-0", "words"}));
+  add_style_options(*cmd, o->style);
   cmd->add_option("--moves", o->moves, "Convert this move list instead of files, e.g. \"1.e4 e5 2.马f3\"");
   cmd->add_option("-o,--output", o->output, "Write to this file instead of standard output");
   cmd->add_flag("--skip-invalid", o->skip_invalid, "Leave out games with errors instead of writing them");

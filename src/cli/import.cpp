@@ -107,11 +107,7 @@ void run_import(const ImportCmdOptions& o) {
     };
     cb.input_done = [&](const game::InputReport& in) {
       bytes += in.bytes;
-      if (!in.opened) io_failed = true;
-      for (const auto& e : in.input_errors) {
-        if (e.game_index == 0) io_failed = true;
-        std::cerr << format_input_error(in.path, e) << "\n";
-      }
+      io_failed |= report_input(in, &std::cerr);
     };
     cb.progress = [&](std::uint64_t b, std::uint64_t games) { progress.update(b, games); };
     game::run_pipeline(o.input.files, pipeline_options(o.input), cb);

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/common.hpp"
 #include "cli/db_options.hpp"
 #include "qipu/db/store.hpp"
 
@@ -18,9 +19,9 @@ struct RejectsOptions {
 
 void run_rejects(const RejectsOptions& o) {
   std::string path = db::database_path(o.db);
-  std::ofstream file;
-  if (!o.output.empty() && o.output != "-") file.open(o.output, std::ios::binary);
-  std::ostream& out = file.is_open() ? static_cast<std::ostream&>(file) : std::cout;
+  Output output;
+  if (!output.open(o.output, "rejects")) return;
+  std::ostream& out = output.stream();
   try {
     auto conn = db::open_database(path, db::Connection::Mode::ReadOnly);
     auto st = conn->prepare(
