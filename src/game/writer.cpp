@@ -116,8 +116,8 @@ class Writer {
       need_number_ = false;
       Position after = pos;
       if (replaying) {
-        lines_.add(prefix + write_move(pos, node.move, notation_, o_.style));
         after.play(node.move);
+        lines_.add(prefix + write_move(pos, node.move, after, notation_, o_.style));
       } else {
         lines_.add(prefix + std::string(node.token()));
         after = advance_count(pos);

@@ -216,15 +216,23 @@ std::string castling_text(bool long_side, const Notation& notation, const WriteS
 }
 
 std::string write_move(const Position& pos, Move m, const Notation& notation, const WriteStyle& style) {
+  Position after = pos;
+  after.play(m);
+  return write_move(pos, m, after, notation, style);
+}
+
+std::string write_move(const Position& pos, Move m, const Position& after, const Notation& notation,
+                       const WriteStyle& style) {
   std::string body = format_san_body(pos, m, notation.names);
   if (m.kind() == MoveKind::Castling) {
     body = castling_text(m.to() < m.from(), notation, style, body);
   } else if (style.spaced && !m.is_null() && type_of(pos.piece_on(m.from())) != Pawn) {
     std::size_t word = notation.names.pieces[type_of(pos.piece_on(m.from()))].size();
-    body = body.substr(0, word) + ' ' + body.substr(word);
+    std::string spaced;
+    spaced.reserve(body.size() + 1);
+    spaced.append(body, 0, word).append(1, ' ').append(body, word, std::string::npos);
+    body.swap(spaced);
   }
-  Position after = pos;
-  after.play(m);
   if (after.in_check()) body += has_legal_move(after) ? '+' : '#';
   return body;
 }

@@ -32,6 +32,9 @@ struct WriteStyle {
 };
 // SAN of a legal move in the given notation, with + or #.
 std::string write_move(const Position& pos, Move m, const Notation& notation, const WriteStyle& style);
+// The same, for a caller that has already played the move (`after`).
+std::string write_move(const Position& pos, Move m, const Position& after, const Notation& notation,
+                       const WriteStyle& style);
 
 // The ways a token can be read. English SAN comes first when it parses; then every
 // other table's reading that differs (French R is a king, German D a queen, Chinese
