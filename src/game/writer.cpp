@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 namespace qipu::game {
 
@@ -103,6 +104,8 @@ class Writer {
   }
 
   // Writes a line of moves played from `start`; unreplayed moves keep their text.
+  // Writes a line of moves played from `start`; unreplayed moves keep their text. The
+  // position is played in place; a copy is made only for a move with variations.
   void line(const Position& start, const Line& moves) {
     Position pos = start;
     need_number_ = true;
@@ -112,18 +115,20 @@ class Writer {
       if (a)
         for (const auto& c : a->pre_comments) comment(c);
       replaying = replaying && !node.move.is_none();
-      std::string prefix = number(pos, need_number_);
+      std::string text = number(pos, need_number_);
       need_number_ = false;
-      Position after = pos;
+      std::optional<Position> before;
+      if (a && !a->variations.empty()) before = pos;
       if (replaying) {
-        after.play(node.move);
-        lines_.add(prefix + write_move(pos, node.move, after, notation_, o_.style));
+        text += write_move_body(pos, node.move, notation_, o_.style);
+        pos.play(node.move);
+        append_check_sign(text, pos);
       } else {
-        lines_.add(prefix + std::string(node.token()));
-        after = advance_count(pos);
+        text += node.token();
+        pos.play(Move::null());  // after an unreplayed token only the move count moves on
       }
-      if (a) annotations(*a, pos);
-      pos = after;
+      lines_.add(std::move(text));
+      if (a) annotations(*a, before ? *before : pos);
     }
   }
 
@@ -142,12 +147,6 @@ class Writer {
     }
   }
 
-  // After an unreplayed token only the move count moves on: a null move does just that.
-  static Position advance_count(const Position& pos) {
-    Position p = pos;
-    p.play(Move::null());
-    return p;
-  }
 
   const WriterOptions& o_;
   const Notation& notation_;

@@ -216,13 +216,14 @@ std::string castling_text(bool long_side, const Notation& notation, const WriteS
 }
 
 std::string write_move(const Position& pos, Move m, const Notation& notation, const WriteStyle& style) {
+  std::string text = write_move_body(pos, m, notation, style);
   Position after = pos;
   after.play(m);
-  return write_move(pos, m, after, notation, style);
+  append_check_sign(text, after);
+  return text;
 }
 
-std::string write_move(const Position& pos, Move m, const Position& after, const Notation& notation,
-                       const WriteStyle& style) {
+std::string write_move_body(const Position& pos, Move m, const Notation& notation, const WriteStyle& style) {
   std::string body = format_san_body(pos, m, notation.names);
   if (m.kind() == MoveKind::Castling) {
     body = castling_text(m.to() < m.from(), notation, style, body);
@@ -233,8 +234,11 @@ std::string write_move(const Position& pos, Move m, const Position& after, const
     spaced.append(body, 0, word).append(1, ' ').append(body, word, std::string::npos);
     body.swap(spaced);
   }
-  if (after.in_check()) body += has_legal_move(after) ? '+' : '#';
   return body;
+}
+
+void append_check_sign(std::string& text, const Position& after) {
+  if (after.in_check()) text += has_legal_move(after) ? '+' : '#';
 }
 
 }  // namespace qipu
