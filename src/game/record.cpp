@@ -98,11 +98,15 @@ std::string display_token(std::string_view token) {
   return s;
 }
 
-std::string numbered_move(const Position& before, std::string_view san) {
-  std::string s = std::to_string(before.fullmove_number());
-  s += before.side_to_move() == White ? ". " : "... ";
+std::string numbered_move(int fullmove, Color side, std::string_view san) {
+  std::string s = std::to_string(fullmove);
+  s += side == White ? ". " : "... ";
   s += display_token(san);
   return s;
+}
+
+std::string numbered_move(const Position& before, std::string_view san) {
+  return numbered_move(before.fullmove_number(), before.side_to_move(), san);
 }
 
 }  // namespace qipu::game

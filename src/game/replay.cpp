@@ -17,7 +17,7 @@ namespace {
 struct Frame {
   Line* line;
   GameState state;   // after the last move of the line
-  Position before;   // before the last move: where a variation on it starts
+  Position start;    // where the line begins: variations replay from here when opened
   bool broken;       // a move could not be replayed: the rest is kept as text
 };
 
@@ -86,12 +86,23 @@ struct Replayer::Impl {
     frames.push_back({&rec.mainline, GameState(rec.start_position), rec.start_position, !problem.empty()});
   }
 
-  // Reports style departures: errors in strict mode, warnings otherwise.
-  void check_style(const San& san, const Position& before, const Position& after, Move m, SourcePos pos,
-                   std::string_view token) {
-    auto report = [&](std::string msg) {
-      diagnose(options.strict, pos, ply_of(before), numbered_move(before, token), std::move(msg));
-    };
+  // Where a move stands, for its diagnostics: taken before the move is played.
+  struct MovePlace {
+    int ply, fullmove;
+    Color side;
+  };
+  static MovePlace place_of(const Position& p) { return {ply_of(p), p.fullmove_number(), p.side_to_move()}; }
+
+  // Style departures are errors in strict mode, warnings otherwise.
+  void report_style(const MovePlace& at, SourcePos pos, std::string_view token, std::string msg) {
+    diagnose(options.strict, pos, at.ply, numbered_move(at.fullmove, at.side, token), std::move(msg));
+  }
+
+  // How the move is written, judged on the position before it.
+  void check_form(const San& san, const Position& before, Move m, SourcePos pos, std::string_view token) {
+    if (!san.style && (san.piece == Pawn || (san.from_file < 0 && san.from_rank < 0))) return;  // the usual case
+    MovePlace at = place_of(before);
+    auto report = [&](std::string msg) { report_style(at, pos, token, std::move(msg)); };
     if (san.style & StyleZeroCastling) report("castling written with zeros: expected O-O or O-O-O");
     if (san.style & StylePawnLetter) report("pawn written with P: SAN gives pawns no letter");
     if (san.style & StyleLongAlgebraic) report("long algebraic notation: expected " + format_san(before, m));
@@ -101,8 +112,12 @@ struct Replayer::Impl {
       int given = (san.from_file >= 0) + (san.from_rank >= 0);
       if (given > 0 && given > needed_disambiguation(before, m)) report("superfluous disambiguation: expected " + format_san(before, m));
     }
-    San::Suffix actual = actual_suffix(after);
-    if (std::string problem = suffix_problem(san.suffix, actual); !problem.empty()) report(problem);
+  }
+
+  // The check sign, judged on the position after the move.
+  void check_sign(const San& san, const Position& after, const MovePlace& at, SourcePos pos, std::string_view token) {
+    if (std::string problem = suffix_problem(san.suffix, actual_suffix(after)); !problem.empty())
+      report_style(at, pos, token, problem);
   }
 
   void take_pending(MoveNode& node) {
@@ -184,11 +199,15 @@ struct Replayer::Impl {
     return false;
   }
 
+  // Plays the move in place: no copy of the position per move (variations recompute
+  // the position they start from when they open).
   void play(Frame& f, MoveNode& node, const San& san, Move m, SourcePos pos, std::string_view token) {
-    f.before = f.state.position();
+    const Position& before = f.state.position();
+    MovePlace at = place_of(before);
+    check_form(san, before, m, pos, token);
     f.state.play(m);
     node.move = m;
-    check_style(san, f.before, f.state.position(), m, pos, token);
+    check_sign(san, f.state.position(), at, pos, token);
   }
 
   static void break_line(Frame& f, MoveNode& node, std::string_view token) {
@@ -206,7 +225,10 @@ struct Replayer::Impl {
     MoveNode& parent = f.line->back();
     Line& line = parent.annotate().variations.emplace_back();
     bool broken = parent.move.is_none();  // nothing to branch from when the move failed
-    Frame child{&line, broken ? f.state : f.state.rewind(f.before), f.before, broken};
+    Position before = f.start;
+    if (!broken)
+      for (std::size_t i = 0; i + 1 < f.line->size(); ++i) before.play((*f.line)[i].move);
+    Frame child{&line, broken ? f.state : f.state.rewind(before), before, broken};
     frames.push_back(std::move(child));
     return Visit::Continue;
   }

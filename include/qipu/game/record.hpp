@@ -81,6 +81,7 @@ std::string set_up_start(GameRecord& rec, std::string* repairs = nullptr);
 // "31. Qxe1" or "31... Qxe1" for a move played from `before` (the text shown as by
 // display_token).
 std::string numbered_move(const Position& before, std::string_view san);
+std::string numbered_move(int fullmove, Color side, std::string_view san);
 
 // A token as messages show it: control bytes as \xNN, and cut to 40 characters with
 // "…", so that a 20 MB junk token gives a one-line message.
