@@ -238,3 +238,39 @@ TEST_CASE("db import killed with SIGKILL leaves whole games and completes on re-
   CHECK(count_rows(*conn, "SELECT count(*) FROM game") == expected);
   fs::remove(pgn);
 }
+
+TEST_CASE("db readers query while an import runs", "[db][slow]") {
+  fs::path pgn = fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-read.pgn");
+  {
+    std::ofstream out(pgn, std::ios::binary);
+    for (const char* name : {"Anand", "Carlsen", "Kasparov", "Karpov"}) {
+      std::ifstream in(std::string(QIPU_SHARED) + "/corpora/real/pgnmentor/data__pgn__" + name + ".pgn", std::ios::binary);
+      out << in.rdbuf();
+    }
+  }
+  fs::path path = temp_db("readers");
+  { auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite); }  // exists before the reader opens it
+  pid_t pid = fork();
+  if (pid == 0) {
+    freopen("/dev/null", "w", stdout);
+    freopen("/dev/null", "w", stderr);
+    execl(QIPU_BINARY, QIPU_BINARY, "import", "--batch", "300", "--db", path.c_str(), pgn.c_str(), (char*)nullptr);
+    _exit(127);
+  }
+  // Counts rise batch by batch under the reader's eyes, and every read succeeds.
+  std::int64_t last = 0;
+  int reads = 0, rises = 0;
+  for (int status = 0; waitpid(pid, &status, WNOHANG) == 0; ++reads) {
+    auto reader = db::open_database(path.string(), db::Connection::Mode::ReadOnly);
+    std::int64_t n = count_rows(*reader, "SELECT count(*) FROM game");
+    CHECK(n >= last);
+    rises += n > last;
+    last = n;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CHECK(reads > 3);
+  CHECK(rises >= 2);
+  auto reader = db::open_database(path.string(), db::Connection::Mode::ReadOnly);
+  CHECK(count_rows(*reader, "SELECT count(*) FROM game") > 5000);  // 8,189 distinct games
+  fs::remove(pgn);
+}
