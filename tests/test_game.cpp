@@ -17,6 +17,7 @@
 #include "qipu/board/movegen.hpp"
 #include "qipu/game/pipeline.hpp"
 #include "qipu/game/replay.hpp"
+#include "qipu/game/writer.hpp"
 #include "qipu/notation/san.hpp"
 #include "qipu/pgn/reader.hpp"
 
@@ -897,4 +898,20 @@ TEST_CASE("edge corpora: pgn-extract promotion forms", "[game][corpus][edge]") {
     CHECK(uci_line(in[i].start_position, in[i].mainline) == uci_line(out[i].start_position, out[i].mainline));
     CHECK(in[i].plies() == 1);
   }
+}
+
+// Found by fuzzing (tests/fuzz/fuzz_pgn.cpp): a Result tag whose value is not a result
+// (here it swallowed the next game's header) was written as the movetext's result,
+// which read back differently. The writer now ends such movetext with "*".
+TEST_CASE("writer: a Result tag that is no result does not become the movetext's", "[game]") {
+  std::ifstream in(QIPU_TEST_DATA "/game/fuzz-result-tag.pgn", std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto games = replay(text);
+  REQUIRE(games.size() == 3);
+  CHECK(games[0].tag("Result") == "1-0[Event \"Custom initial position");
+  std::string written = game::write_pgn(games[0]);
+  CHECK(contains(written, "\n\n*\n"));
+  auto back = replay(written);
+  REQUIRE(back.size() == 1);
+  CHECK(game::write_pgn(back[0]) == written);
 }

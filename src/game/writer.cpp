@@ -73,6 +73,16 @@ class MovetextLines {
   std::vector<Unit> units_;
 };
 
+// The game's result as movetext can hold it: the movetext's own, else the Result tag's
+// when it is one of the four results, else "*".
+std::string movetext_result(const GameRecord& rec) {
+  if (!rec.result.empty()) return rec.result;
+  std::string_view tag = rec.tag("Result");
+  for (std::string_view r : {"1-0", "0-1", "1/2-1/2", "*"})
+    if (tag == r) return std::string(r);
+  return "*";
+}
+
 class Writer {
  public:
   Writer(const WriterOptions& o) : o_(o), notation_(o.notation ? *o.notation : english()), lines_(o.line_width) {}
@@ -80,8 +90,7 @@ class Writer {
   std::string movetext(const GameRecord& rec) {
     for (const auto& c : rec.final_comments) comment(c);
     line(rec.start_position, rec.mainline);
-    std::string result = rec.result.empty() ? std::string(rec.tag("Result")) : rec.result;
-    lines_.add(result.empty() ? "*" : result);
+    lines_.add(movetext_result(rec));
     return lines_.finish();
   }
 
