@@ -915,3 +915,24 @@ TEST_CASE("writer: a Result tag that is no result does not become the movetext's
   REQUIRE(back.size() == 1);
   CHECK(game::write_pgn(back[0]) == written);
 }
+
+// Found by fuzzing: a variation holding only a comment, "3. Bc4 ({…}) 3... Bc5", was
+// kept as an empty variation whose parentheses the writer then attached to the wrong
+// tokens. Its comment now goes to the move it follows and the empty variation is dropped.
+TEST_CASE("replay: a variation with no move gives its comment to the move before", "[game]") {
+  GameRecord g = one("1. e4 e5 2. Nf3 Nc6 3. Bc4 ({only words} $5) 3... Bc5 *");
+  REQUIRE(g.mainline.size() == 6);
+  const auto& bc4 = g.mainline[4];
+  REQUIRE(bc4.notes != nullptr);
+  CHECK(bc4.notes->variations.empty());
+  CHECK(bc4.notes->comments == std::vector<std::string>{"only words"});
+  CHECK(bc4.notes->nags == std::vector<std::uint8_t>{5});
+  std::ifstream in(QIPU_TEST_DATA "/game/fuzz-empty-variation.pgn", std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto games = replay(text);
+  REQUIRE(games.size() == 1);
+  std::string written = game::write_pgn(games[0]);
+  auto back = replay(written);
+  REQUIRE(back.size() == 1);
+  CHECK(game::write_pgn(back[0]) == written);
+}

@@ -233,16 +233,20 @@ struct Replayer::Impl {
     return Visit::Continue;
   }
 
+  // A variation with no move cannot stand as one: its comments and NAGs go to the
+  // move it follows, and the empty variation is dropped.
   void close_variation() {
     if (frames.size() <= 1) return;
-    if (!pending_comments.empty() || !pending_nags.empty()) {
-      // An empty variation holding only annotations: keep them on the move it follows.
-      MoveNode& parent = frames[frames.size() - 2].line->back();
-      for (auto& c : pending_comments) parent.annotate().comments.push_back(std::move(c));
-      pending_comments.clear();
-      pending_nags.clear();
-    }
+    bool empty = frames.back().line->empty();
     frames.pop_back();
+    if (!empty) return;
+    MoveNode& parent = frames.back().line->back();
+    Annotations& a = parent.annotate();
+    a.variations.pop_back();
+    for (auto& c : pending_comments) a.comments.push_back(std::move(c));
+    for (auto n : pending_nags) a.nags.push_back(n);
+    pending_comments.clear();
+    pending_nags.clear();
   }
 
   void finish_result_checks() {

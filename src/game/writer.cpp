@@ -149,6 +149,7 @@ class Writer {
     }
     for (const auto& c : a.comments) comment(c);
     for (const auto& v : a.variations) {
+      if (v.empty()) continue;  // nothing to write: "()" would read back as nothing
       lines_.open_paren();
       line(before, v);
       lines_.close_paren();
