@@ -583,3 +583,12 @@ TEST_CASE("pgn memory does not grow with input size", "[pgn][memory]") {
     CHECK(st.games == n);
     CHECK(max_rss_mb() - before < 40);
 }
+
+// Found by fuzzing under UBSan: a NUL after a BOM and invalid bytes made the decoder
+// append zero bytes to a buffer not yet allocated (memcpy from a null pointer). Run the
+// suite with -DQIPU_SANITIZE=ON to see this one fail without the fix.
+TEST_CASE("pgn fuzz input: zero-byte append before the first buffer", "[pgn]") {
+    Recorder r;
+    ReadStats st = read_pgn_file(QIPU_TEST_DATA "/pgn/fuzz-empty-append.pgn", r);
+    CHECK(st.games == 1);
+}

@@ -24,6 +24,7 @@ struct Buffer {
         return data.get() + size;
     }
     void append(const char* p, std::size_t n) {
+        if (n == 0) return;  // memcpy from or to a null pointer is undefined even for 0 bytes
         std::memcpy(tail(n), p, n);
         size += n;
     }
@@ -37,6 +38,7 @@ struct Buffer {
     }
     // Drops the first n bytes.
     void consume(std::size_t n) {
+        if (n == 0) return;
         std::memmove(data.get(), data.get() + n, size - n);
         size -= n;
     }
