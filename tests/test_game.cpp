@@ -907,10 +907,10 @@ TEST_CASE("writer: a Result tag that is no result does not become the movetext's
   std::ifstream in(QIPU_TEST_DATA "/game/fuzz-result-tag.pgn", std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   auto games = replay(text);
-  REQUIRE(games.size() == 3);
+  REQUIRE(games.size() == 2);  // the swallowed header's Site, Date, … are duplicates in game 1
   CHECK(games[0].tag("Result") == "1-0[Event \"Custom initial position");
   std::string written = game::write_pgn(games[0]);
-  CHECK(contains(written, "\n\n*\n"));
+  CHECK(written.substr(written.size() - 3) == "*\n\n");  // the movetext ends with "*"
   auto back = replay(written);
   REQUIRE(back.size() == 1);
   CHECK(game::write_pgn(back[0]) == written);

@@ -371,7 +371,8 @@ void Replayer::syntax_error(const pgn::SyntaxError& error) {
     return;
   }
   s.start();
-  s.diagnose(true, error.pos, 0, {}, error.message);
+  s.diagnose(!error.warning, error.pos, 0, {}, error.message);
+  if (error.warning) return;
   for (Frame& f : s.frames) f.broken = true;  // later tokens may be misaligned: keep them as text
 }
 

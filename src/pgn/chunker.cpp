@@ -132,6 +132,7 @@ struct GameChunker::Impl {
     // Scanner state of the current game.
     Mode mode = Mode::Normal;
     bool content = false, movetext = false, ended = false, line_start = true;
+    unsigned breaks = 0;  // line breaks since the last token: 2 or more is a blank line
     unsigned depth = 0;
     std::uint64_t tag_names[32] = {};
     unsigned tag_count = 0;
@@ -145,6 +146,7 @@ struct GameChunker::Impl {
         mode = Mode::Normal;
         content = movetext = ended = false;
         line_start = true;
+        breaks = 0;
         depth = 0;
         tag_count = 0;
     }
@@ -355,11 +357,16 @@ bool GameChunker::Impl::normal_run(std::size_t& i) {
     while (i < n) {
         switch (kClass.c[static_cast<unsigned char>(b[i])]) {
             case kSpace: ++i; continue;
-            case kNewline: line_start = true; ++i; continue;
+            case kNewline:
+                line_start = true;
+                if (b[i] == '\r' || !(i > 0 && b[i - 1] == '\r')) ++breaks;  // CRLF is one break
+                ++i;
+                continue;
             case kPlain: {
                 if (!content || ended) return false;
                 movetext = true;
                 line_start = false;
+                breaks = 0;
                 std::size_t j = i + 1;
                 while (j < n && !ends_token(b[j])) ++j;
                 if (j == n && !eof) {
@@ -384,9 +391,12 @@ GameChunker::Impl::Scan GameChunker::Impl::normal_char(std::size_t& i, std::size
     char c = b[i];
     if (is_ws(c)) {
         if (c == '\n' || c == '\r') line_start = true;
+        if (c == '\r' || (c == '\n' && !(i > 0 && b[i - 1] == '\r'))) ++breaks;  // CRLF is one break
         ++i;
         return Scan::NeedMore;
     }
+    bool after_blank_line = breaks >= 2;
+    breaks = 0;
     if (!content) {  // leading blank lines belong to no game
         advance(b + start, i - start);
         start = i;
@@ -401,7 +411,9 @@ GameChunker::Impl::Scan GameChunker::Impl::normal_char(std::size_t& i, std::size
         if (movetext) { at = i; return Scan::Boundary; }
         std::uint64_t h;
         if (!tag_name_at(i, h)) { scan = i; i = static_cast<std::size_t>(-1); return Scan::NeedMore; }
-        for (unsigned k = 0; k < tag_count; ++k)
+        // A tag name seen before starts a new game (one of tags only) when a blank line
+        // stands between; without one it is a duplicate tag of this game.
+        for (unsigned k = 0; k < tag_count && after_blank_line; ++k)
             if (tag_names[k] == h) { at = i; return Scan::Boundary; }
         if (tag_count < 32) tag_names[tag_count++] = h;
         std::size_t eol = tags_line_end(i);

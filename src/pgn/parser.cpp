@@ -97,11 +97,11 @@ struct State {
         if (r == Visit::Skip) skip_game = true;
         if (r == Visit::Stop) skip_game = stop = true;
     }
-    void error(const char* at, std::string message) {
+    void error(const char* at, std::string message, bool warning = false) {
         if (opts.junk_as_game) live();
         ++errors;
         ++stats->errors;
-        v->syntax_error(SyntaxError{raw->index, tracker.pos(at), std::move(message)});
+        v->syntax_error(SyntaxError{raw->index, tracker.pos(at), std::move(message), warning});
     }
     void open_variation(const char* at) {
         if (depth >= opts.max_variation_depth)
@@ -301,7 +301,8 @@ Visit GameParser::parse(const RawGame& raw, Visitor& v, ReadStats& stats) {
     if (raw.invalid_bytes > 0)
         st.error(raw.text.data() + (raw.first_invalid - raw.byte_offset),
                  std::to_string(raw.invalid_bytes) +
-                     " byte(s) invalid in the input encoding were read as Windows-1252");
+                     " byte(s) invalid in the input encoding were read as Windows-1252",
+                 true);
     pegtl::memory_input<pegtl::tracking_mode::lazy, pegtl::eol::lf_crlf> in(
         raw.text.data(), raw.text.data() + raw.text.size(), "");
     try {

@@ -38,6 +38,7 @@ struct SyntaxError {
     std::uint64_t game_index = 0;  // 0 when not inside a game chunk (input errors)
     SourcePos pos;
     std::string message;           // says what was expected
+    bool warning = false;          // the text was read anyway (bytes invalid in the encoding)
 };
 
 class Visitor {
