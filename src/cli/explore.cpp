@@ -174,23 +174,18 @@ void run_explore(const ExploreOptions& o) {
   }
   auto target = target_of(o);
   if (!target) return set_exit_code(2);
-  try {
-    auto c = db::open_for_search(db::database_path(o.db));
-    db::GameQuery q;
-    if (auto e = db::add_conditions(o.filter, q); !e.empty()) {
-      std::cerr << "qipu explore: " << e << "\n";
-      return set_exit_code(2);
-    }
-    auto ex = db::explore(*c, target->position, q, o.top);
-    auto top = top_rows(*c, ex.top_games);
-    auto name = name_of(*target, o.eco_file);
-    const Notation& n = *find_notation(o.notation);
-    if (o.format == "json") print_json(target->position, name, ex, top, n);
-    else print_table(target->position, name, ex, top, n);
-  } catch (const db::DbError& e) {
-    std::cerr << "qipu explore: " << e.what() << "\n";
-    set_exit_code(2);
+  auto c = db::open_for_search(db::database_path(o.db));
+  db::GameQuery q;
+  if (auto e = db::add_conditions(o.filter, q); !e.empty()) {
+    std::cerr << "qipu explore: " << e << "\n";
+    return set_exit_code(2);
   }
+  auto ex = db::explore(*c, target->position, q, o.top);
+  auto top = top_rows(*c, ex.top_games);
+  auto name = name_of(*target, o.eco_file);
+  const Notation& n = *find_notation(o.notation);
+  if (o.format == "json") print_json(target->position, name, ex, top, n);
+  else print_table(target->position, name, ex, top, n);
 }
 
 }  // namespace

@@ -24,16 +24,11 @@ void run_export(const ExportOptions& o) {
   if (!output.open(o.output, "export")) return;
   std::ostream& out = output.stream();
   game::WriterOptions w = writer_options(*find_notation(o.to), o.style);
-  try {
-    auto conn = db::open_database(path, db::Connection::Mode::ReadOnly);
-    db::for_each_game(*conn, {}, [&](game::GameRecord& rec) {
-      out << game::write_pgn(rec, w);
-      return bool(out);
-    });
-  } catch (const db::DbError& e) {
-    std::cerr << "qipu export: " << e.what() << "\n";
-    set_exit_code(2);
-  }
+  auto conn = db::open_database(path, db::Connection::Mode::ReadOnly);
+  db::for_each_game(*conn, {}, [&](game::GameRecord& rec) {
+    out << game::write_pgn(rec, w);
+    return bool(out);
+  });
 }
 
 }  // namespace

@@ -73,56 +73,51 @@ std::optional<db::EcoTable> load_eco(const std::string& path) {
 void run_import(const ImportCmdOptions& o) {
   std::string path = db::database_path(o.db);
   auto start = std::chrono::steady_clock::now();
-  try {
-    auto conn = db::open_database(path, db::Connection::Mode::ReadWrite);
-    db::ImportOptions io;
-    io.allow_duplicates = o.allow_duplicates;
-    io.position_index = !o.no_index;
-    io.batch_games = o.batch;
-    db::Importer importer(*conn, io);
-    std::map<std::string, std::uint64_t> reasons;
-    bool io_failed = false;
-    std::uint64_t bytes = 0;
-    Progress progress(o.input.files);
-    game::PipelineCallbacks cb;
-    auto eco = load_eco(o.eco_file);
-    cb.prepare = [&eco](game::GameRecord& rec) {
-      if (!rec.valid()) return;
-      auto enc = db::encode_game(rec);
-      if (const db::Opening* op = eco ? eco->classify(enc.keys) : nullptr) {
-        enc.eco = op->eco;
-        enc.opening = op->name;
-        enc.variation = op->variation;
-      }
-      rec.extra = std::move(enc);
-    };
-    cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
-      std::string source = in.path == "-" ? "<stdin>" : in.path;
-      if (rec.valid()) {
-        importer.add(source, rec, std::any_cast<const db::EncodedGame&>(rec.extra));
-      } else {
-        ++reasons[reason_of(rec)];
-        importer.reject(source, rec, error_text(rec));
-      }
-    };
-    cb.input_done = [&](const game::InputReport& in) {
-      bytes += in.bytes;
-      io_failed |= report_input(in, &std::cerr);
-    };
-    cb.progress = [&](std::uint64_t b, std::uint64_t games) { progress.update(b, games); };
-    game::run_pipeline(o.input.files, pipeline_options(o.input), cb);
-    progress.finish();
-    importer.finish();
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    print_summary(importer.stats(), reasons, secs, bytes, path);
-    if (importer.stats().imported > 0 && isatty(STDOUT_FILENO))
-      std::cout << "next: qipu search --db " << path << " --player Morphy   |   qipu explore --db " << path
-                << " --moves \"1.e4 e5\"\n      qipu export --db " << path << " --to zh   |   qipu stats --db " << path << "\n";
-    set_exit_code(io_failed ? 2 : importer.stats().rejected ? 1 : 0);
-  } catch (const db::DbError& e) {
-    std::cerr << "qipu import: " << e.what() << "\n";
-    set_exit_code(2);
-  }
+  auto conn = db::open_database(path, db::Connection::Mode::ReadWrite);
+  db::ImportOptions io;
+  io.allow_duplicates = o.allow_duplicates;
+  io.position_index = !o.no_index;
+  io.batch_games = o.batch;
+  db::Importer importer(*conn, io);
+  std::map<std::string, std::uint64_t> reasons;
+  bool io_failed = false;
+  std::uint64_t bytes = 0;
+  Progress progress(o.input.files);
+  game::PipelineCallbacks cb;
+  auto eco = load_eco(o.eco_file);
+  cb.prepare = [&eco](game::GameRecord& rec) {
+    if (!rec.valid()) return;
+    auto enc = db::encode_game(rec);
+    if (const db::Opening* op = eco ? eco->classify(enc.keys) : nullptr) {
+      enc.eco = op->eco;
+      enc.opening = op->name;
+      enc.variation = op->variation;
+    }
+    rec.extra = std::move(enc);
+  };
+  cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
+    std::string source = in.path == "-" ? "<stdin>" : in.path;
+    if (rec.valid()) {
+      importer.add(source, rec, std::any_cast<const db::EncodedGame&>(rec.extra));
+    } else {
+      ++reasons[reason_of(rec)];
+      importer.reject(source, rec, error_text(rec));
+    }
+  };
+  cb.input_done = [&](const game::InputReport& in) {
+    bytes += in.bytes;
+    io_failed |= report_input(in, &std::cerr);
+  };
+  cb.progress = [&](std::uint64_t b, std::uint64_t games) { progress.update(b, games); };
+  game::run_pipeline(o.input.files, pipeline_options(o.input), cb);
+  progress.finish();
+  importer.finish();
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  print_summary(importer.stats(), reasons, secs, bytes, path);
+  if (importer.stats().imported > 0 && isatty(STDOUT_FILENO))
+    std::cout << "next: qipu search --db " << path << " --player Morphy   |   qipu explore --db " << path
+              << " --moves \"1.e4 e5\"\n      qipu export --db " << path << " --to zh   |   qipu stats --db " << path << "\n";
+  set_exit_code(io_failed ? 2 : importer.stats().rejected ? 1 : 0);
 }
 
 }  // namespace

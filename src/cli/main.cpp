@@ -1,7 +1,9 @@
 // qipu: one file per subcommand; this file only wires them together.
 #include <CLI/CLI.hpp>
+#include <iostream>
 
 #include "cli/commands.hpp"
+#include "qipu/db/sqlite.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"qipu (棋谱) — check, store, search and convert chess games in PGN"};
@@ -22,6 +24,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 2;  // usage errors exit 2, like every qipu error of that kind
+  } catch (const qipu::db::DbError& e) {
+    // Every database command fails the same way: say which command and why, exit 2.
+    auto subs = app.get_subcommands();
+    std::cerr << "qipu " << (subs.empty() ? std::string() : subs.front()->get_name()) << ": " << e.what() << "\n";
+    return 2;
   }
   return qipu::cli::exit_code();
 }

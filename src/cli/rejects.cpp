@@ -22,33 +22,28 @@ void run_rejects(const RejectsOptions& o) {
   Output output;
   if (!output.open(o.output, "rejects")) return;
   std::ostream& out = output.stream();
-  try {
-    auto conn = db::open_database(path, db::Connection::Mode::ReadOnly);
-    auto st = conn->prepare(
-        "SELECT r.id, s.path, r.offset, r.game_index, r.white, r.black, r.text, r.errors FROM reject r "
-        "LEFT JOIN source s ON s.id = r.source ORDER BY r.id");
-    std::uint64_t n = 0;
-    while (st.step()) {
-      ++n;
-      if (o.pgn) {
-        std::string text(st.text(6));
-        out << text << (text.size() >= 2 && text.substr(text.size() - 2) == "\n\n" ? "" : "\n\n");
-        continue;
-      }
-      out << "reject " << st.int64(0) << ": " << st.text(1) << " (byte " << st.int64(2) << "), game " << st.int64(3)
-          << " (" << (st.text(4).empty() ? "?" : st.text(4)) << " – " << (st.text(5).empty() ? "?" : st.text(5)) << ")\n";
-      std::string errors(st.text(7));
-      for (std::size_t at = 0; at < errors.size();) {
-        std::size_t nl = errors.find('\n', at);
-        out << "    " << errors.substr(at, nl - at) << "\n";
-        at = nl == std::string::npos ? errors.size() : nl + 1;
-      }
+  auto conn = db::open_database(path, db::Connection::Mode::ReadOnly);
+  auto st = conn->prepare(
+      "SELECT r.id, s.path, r.offset, r.game_index, r.white, r.black, r.text, r.errors FROM reject r "
+      "LEFT JOIN source s ON s.id = r.source ORDER BY r.id");
+  std::uint64_t n = 0;
+  while (st.step()) {
+    ++n;
+    if (o.pgn) {
+      std::string text(st.text(6));
+      out << text << (text.size() >= 2 && text.substr(text.size() - 2) == "\n\n" ? "" : "\n\n");
+      continue;
     }
-    if (!o.pgn) out << n << " rejected games\n";
-  } catch (const db::DbError& e) {
-    std::cerr << "qipu rejects: " << e.what() << "\n";
-    set_exit_code(2);
+    out << "reject " << st.int64(0) << ": " << st.text(1) << " (byte " << st.int64(2) << "), game " << st.int64(3)
+        << " (" << (st.text(4).empty() ? "?" : st.text(4)) << " – " << (st.text(5).empty() ? "?" : st.text(5)) << ")\n";
+    std::string errors(st.text(7));
+    for (std::size_t at = 0; at < errors.size();) {
+      std::size_t nl = errors.find('\n', at);
+      out << "    " << errors.substr(at, nl - at) << "\n";
+      at = nl == std::string::npos ? errors.size() : nl + 1;
+    }
   }
+  if (!o.pgn) out << n << " rejected games\n";
 }
 
 }  // namespace

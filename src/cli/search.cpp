@@ -249,26 +249,21 @@ void run_search(const SearchOptions& o) {
   }
   db::GameQuery q;
   if (!build_query(o, q)) return set_exit_code(2);
-  try {
-    auto c = db::open_for_search(db::database_path(o.db));
-    if (!o.fen.empty() || !o.moves.empty()) {
-      auto pq = position_query(o);
-      if (!pq) return set_exit_code(2);
-      auto ids = db::find_position(*c, *pq, q);
-      if (o.count) {
-        std::cout << ids.size() << "\n";
-        return;
-      }
-      restrict_to(*c, ids, q);
-    } else if (o.count) {
-      std::cout << count_games(*c, q) << "\n";
+  auto c = db::open_for_search(db::database_path(o.db));
+  if (!o.fen.empty() || !o.moves.empty()) {
+    auto pq = position_query(o);
+    if (!pq) return set_exit_code(2);
+    auto ids = db::find_position(*c, *pq, q);
+    if (o.count) {
+      std::cout << ids.size() << "\n";
       return;
     }
-    print_games(*c, q, o);
-  } catch (const db::DbError& e) {
-    std::cerr << "qipu search: " << e.what() << "\n";
-    set_exit_code(2);
+    restrict_to(*c, ids, q);
+  } else if (o.count) {
+    std::cout << count_games(*c, q) << "\n";
+    return;
   }
+  print_games(*c, q, o);
 }
 
 void add_filter_options(CLI::App& cmd, SearchOptions& o) {

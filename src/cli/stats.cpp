@@ -182,15 +182,10 @@ void print_event(db::Connection& c, const std::string& name, int max_crosstable)
 }
 
 void run_stats(const StatsOptions& o) {
-  try {
-    auto c = db::open_for_search(db::database_path(o.db));
-    if (!o.event.empty()) return print_event(*c, o.event, o.max_crosstable);
-    print_totals(*c);
-    print_top_players(*c, o.top);
-  } catch (const db::DbError& e) {
-    std::cerr << "qipu stats: " << e.what() << "\n";
-    set_exit_code(2);
-  }
+  auto c = db::open_for_search(db::database_path(o.db));
+  if (!o.event.empty()) return print_event(*c, o.event, o.max_crosstable);
+  print_totals(*c);
+  print_top_players(*c, o.top);
 }
 
 }  // namespace

@@ -66,16 +66,31 @@ class Runner {
   void run() {
     unsigned n = worker_count(opts_.jobs);
     for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this] { work(); });
-    for (std::size_t i = 0; i < inputs_.size(); ++i) read_input(i);
+    try {
+      for (std::size_t i = 0; i < inputs_.size(); ++i) read_input(i);
+      close_queue();
+      while (delivered_ < next_seq_) deliver_next();
+    } catch (...) {
+      // A callback failed (a full disk under import): stop the workers before the
+      // error leaves, or their joinable threads would end the process.
+      close_queue();
+      for (auto& t : threads_) t.join();
+      throw;
+    }
+    for (auto& t : threads_) t.join();
+    finish_inputs(inputs_.size());
+  }
+
+ private:
+  void close_queue() {
     {
       std::lock_guard lock(mu_);
       closing_ = true;
     }
     cv_work_.notify_all();
-    while (delivered_ < next_seq_) deliver_next();
-    for (auto& t : threads_) t.join();
-    finish_inputs(inputs_.size());
   }
+
+ public:
 
  private:
   void read_input(std::size_t i) {
