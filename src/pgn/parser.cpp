@@ -344,13 +344,5 @@ ReadStats read_pgn_file(const std::string& path, Visitor& v, const ReaderOptions
     return read_pgn(*src, v, opts);
 }
 
-TokenWords TokenWords::with_chinese() {
-    TokenWords w;
-    for (const char* s : {"王", "国王", "國王", "后", "皇后", "王后", "後", "车", "車", "城堡", "战车",
-                          "戰車", "象", "主教", "马", "馬", "骑士", "騎士", "兵", "小兵", "♔", "♚",
-                          "♕", "♛", "♖", "♜", "♗", "♝", "♘", "♞", "♙", "♟"})
-        w.pieces.emplace_back(s);
-    return w;
-}
 
 }  // namespace qipu::pgn

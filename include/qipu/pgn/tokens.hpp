@@ -14,9 +14,7 @@ struct TokenWords {
     // Whether spaces may stand between a piece word and the rest of the move
     // ("马 f3"). The token is then handed to the visitor unchanged, space included.
     bool space_after_piece = true;
-
-    // The default words plus Chinese characters and figurines.
-    [[nodiscard]] static TokenWords with_chinese();
+    // Callers that read other notations pass their words (qipu::all_piece_words()).
 };
 
 }  // namespace qipu::pgn
