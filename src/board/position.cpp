@@ -153,7 +153,11 @@ struct FenReader {
   }
 };
 
-Position::Position() { *this = *from_fen(StartFen).position; }
+// Parsed once: a default position is made for every game read.
+Position::Position() {
+  static const Position start = *from_fen(StartFen).position;
+  *this = start;
+}
 
 FenResult Position::from_fen(std::string_view fen, bool chess960, std::string* repairs) {
   FenResult result;

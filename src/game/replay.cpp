@@ -326,7 +326,9 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
 }
 
 Visit Replayer::tag(std::string_view name, std::string_view value, SourcePos) {
-  impl_->rec.tags.emplace_back(std::string(name), std::string(value));
+  auto& tags = impl_->rec.tags;
+  if (tags.empty()) tags.reserve(16);  // most games have 7 to 16 tags
+  tags.emplace_back(std::string(name), std::string(value));
   return Visit::Continue;
 }
 

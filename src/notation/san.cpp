@@ -250,20 +250,21 @@ SanResolution resolve_san(const Position& pos, const San& san) {
   }
   Piece target = pos.piece_on(san.to);
   bool own_target = target != NoPiece && color_of(target) == pos.side_to_move();
+  Bitboard legal = 0;  // origins of the pieces that can legally make the move
   Move found = Move::none();
-  int matches = 0;
-  std::string candidates;
   for (Bitboard movers = own_target ? 0 : geometric_movers(pos, san); movers;) {
     Move m = candidate_move(pos, san, pop_lsb(movers));
     if (m.is_none() || !pos.leaves_king_safe(m)) continue;
     found = m;
-    if (++matches > 1) candidates += ", ";
-    candidates += square_name(m.from());
+    legal |= square_bb(m.from());
   }
-  if (matches == 1) return {found, {}, false};
-  if (matches > 1)
+  if (legal && !more_than_one(legal)) return {found, {}, false};
+  if (legal) {
+    std::string candidates;
+    for (Bitboard b = legal; b;) candidates += (candidates.empty() ? "" : ", ") + square_name(pop_lsb(b));
     return {Move::none(), "ambiguous move: the " + std::string(piece_name(san.piece)) + "s on " + candidates +
                               " can all move to " + square_name(san.to), true};
+  }
   if (san.piece == Pawn && relative_rank(pos.side_to_move(), san.to) != 7 && san.promotion != NoPieceType)
     return {Move::none(), "a pawn can promote only on the last rank", false};
   return {Move::none(), explain_illegal(pos, san), false};

@@ -277,6 +277,44 @@ struct control : pegtl::normal<Rule> {
     }
 };
 
+// g::move_number by hand: digits, spaces, then dots or ellipses; nullptr if not one.
+const char* move_number_end(const char* p, const char* end) {
+    while (p < end && *p >= '0' && *p <= '9') ++p;
+    while (p < end && (*p == ' ' || *p == '\t')) ++p;
+    const char* dots = p;
+    for (;;) {
+        if (p < end && *p == '.') ++p;
+        else if (g::starts(p, end, "\xE2\x80\xA6")) p += 3;
+        else break;
+    }
+    return p == dots ? nullptr : p;
+}
+
+// The bulk of movetext, blanks, move numbers and moves, read without the grammar:
+// the same rules tried in g::item's order, so the events are the grammar's. Stops
+// at anything else (comments, variations, NAGs, glyphs, results, junk), where the
+// grammar reads one item. Returns how far it got.
+const char* skim_movetext(const char* p, const char* end, State& st) {
+    while (p < end) {
+        char c = *p;
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+            ++p;
+            continue;
+        }
+        if (c >= '0' && c <= '9') {
+            if (const char* q = move_number_end(p, end)) {
+                p = q;
+                continue;
+            }
+        }
+        std::size_t n = g::move_length(p, end, st.words);
+        if (n == 0) break;
+        if (st.live()) st.follow(st.v->move({p, n}, st.tracker.pos(p)));
+        p += n;
+    }
+    return p;
+}
+
 }  // namespace
 
 struct GameParser::Impl {
@@ -306,7 +344,16 @@ Visit GameParser::parse(const RawGame& raw, Visitor& v, ReadStats& stats) {
     pegtl::memory_input<pegtl::tracking_mode::lazy, pegtl::eol::lf_crlf> in(
         raw.text.data(), raw.text.data() + raw.text.size(), "");
     try {
-        pegtl::parse<g::game, action, control>(in, st);
+        pegtl::parse<g::header, action, control>(in, st);
+        while (!in.empty()) {
+            if (!st.opts.grammar_only) {
+                const char* q = skim_movetext(in.current(), in.end(), st);
+                in.bump(static_cast<std::size_t>(q - in.current()));
+                if (in.empty()) break;
+            }
+            // g::game's star<item>, one item at a time; item matches any non-empty input.
+            if (!pegtl::parse<g::item, action, control>(in, st)) break;
+        }
     } catch (const GameError& e) {
         st.close_all();
         st.error(e.at, e.message);

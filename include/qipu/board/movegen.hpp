@@ -36,9 +36,13 @@ struct MoveFilter {
 // whose target is the rook's square (the move encoding).
 void generate_legal(const Position& pos, MoveList& list, MoveFilter filter = {});
 
+// King moves first: in the checked positions where this is asked, the king usually
+// has one, and generating them alone is cheap.
 [[nodiscard]] inline bool has_legal_move(const Position& pos) {
   MoveList list;
-  generate_legal(pos, list);
+  generate_legal(pos, list, MoveFilter::only(King));
+  if (!list.empty()) return true;
+  generate_legal(pos, list, {0x3E});
   return !list.empty();
 }
 
