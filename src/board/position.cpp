@@ -174,6 +174,7 @@ FenResult Position::from_fen(std::string_view fen, bool chess960, std::string* r
   std::string err = r.placement(fields[0]);
   if (err.empty()) err = r.side(fields[1]);
   if (err.empty()) err = pos.check_setup();
+  if (err.empty()) pos.find_checkers();
   if (err.empty()) err = r.castling(fields[2]);
   if (err.empty()) err = r.en_passant(fields[3]);
   if (err.empty() && fields.size() == 6) {
@@ -204,7 +205,7 @@ std::string Position::check_setup() const {
   }
   if (pieces(Pawn) & (rank_bb(0) | rank_bb(7))) return "a pawn stands on the first or last rank";
   if (attackers_to(king(~side_), side_)) return "the side not to move is in check";
-  if (popcount(checkers()) > 2) return "the king is in check from more than two pieces";
+  if (popcount(attackers_to(king(side_), ~side_)) > 2) return "the king is in check from more than two pieces";
   return "";
 }
 
@@ -338,6 +339,7 @@ void Position::play(Move m) {
   side_ = ~us;
   key_ ^= TurnKey;
   if (us == Black) ++fullmove_;
+  find_checkers();
 #ifdef QIPU_DEBUG_KEYS
   if (key_ != compute_key()) __builtin_trap();
 #endif
@@ -414,6 +416,8 @@ bool Position::leaves_king_safe(Move m) const {
   Color us = side_;
   Square from = m.from(), to = m.to(), ksq = king(us);
   if (from == ksq) return !attackers_to(to, ~us, pieces() ^ square_bb(from));
+  // Not in check and not on a line with the king: moving cannot expose it.
+  if (!checkers_ && !line_bb(ksq, from) && m.kind() != MoveKind::EnPassant) return true;
   Square captured = m.kind() == MoveKind::EnPassant ? Square(to ^ 8) : to;
   Bitboard occ = (pieces() ^ square_bb(from) ^ square_bb(captured)) | square_bb(to);
   Bitboard them = pieces(~us) & ~square_bb(captured);

@@ -76,7 +76,9 @@ struct Replayer::Impl {
 
   // Sets up the start position from the Variant, SetUp and FEN tags, once.
   void start() {
-    if (started) return;
+    if (!started) set_up();  // kept small: it runs before every move
+  }
+  void set_up() {
     started = true;
     std::string repairs;
     std::string problem = set_up_start(rec, &repairs);
