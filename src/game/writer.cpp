@@ -18,60 +18,71 @@ std::size_t width_of(std::string_view s) {
   return n;
 }
 
-// Collects movetext units, then fills lines greedily. Units are never split, so comments
-// keep their text exactly; "(" sticks to the unit after it and ")" to the one before.
+// Fills lines greedily with movetext units. Units are never split, so comments keep
+// their text exactly; "(" sticks to the unit after it and ")" to the one before, which
+// is why the last unit waits in `pending_` until the next one comes.
 class MovetextLines {
  public:
   explicit MovetextLines(std::size_t width) : width_(width) {}
-  void add(std::string token) {
-    units_.push_back({open_ + std::move(token), false});
+  void add(std::string_view token) {
+    if (has_pending_) place();
+    pending_.assign(open_).append(token);
+    has_pending_ = true;
     open_.clear();
   }
   void open_paren() { open_ += '('; }
   void close_paren() {
-    if (units_.empty()) add("");
-    units_.back().text += ')';
+    if (!has_pending_) add("");
+    pending_ += ')';
   }
   void end_line() {  // after a ; comment, which runs to the end of the line
-    if (!units_.empty()) units_.back().ends_line = true;
+    if (has_pending_) pending_ends_line_ = true;
   }
   std::string finish() {
-    std::string out, line;
-    std::size_t width = 0;  // of `line`, in characters
-    for (const auto& u : units_) {
-      std::size_t w = width_of(u.text);
-      if (!line.empty() && width + 1 + w > width_) flush(out, line, width);
-      if (!line.empty()) line += ' ', ++width;
-      line += u.text;
-      width += w;
-      if (u.text.find('\n') != std::string::npos) {  // a comment holding a newline ends a line
-        std::size_t nl = line.rfind('\n');
-        out.append(line, 0, nl + 1);
-        line.erase(0, nl + 1);
-        width = width_of(line);
-      }
-      if (u.ends_line) flush(out, line, width);
-    }
-    flush(out, line, width);
-    return out;
+    if (has_pending_) place();
+    flush();
+    return std::move(out_);
   }
 
  private:
-  struct Unit {
-    std::string text;
-    bool ends_line;
-  };
-  static void flush(std::string& out, std::string& line, std::size_t& width) {
-    if (line.empty()) return;
-    out += line;
-    out += '\n';
-    line.clear();
-    width = 0;
+  void place() {
+    std::size_t w = width_of(pending_);
+    if (!line_.empty() && line_width_ + 1 + w > width_) flush();
+    if (!line_.empty()) line_ += ' ', ++line_width_;
+    line_ += pending_;
+    line_width_ += w;
+    if (pending_.find('\n') != std::string::npos) {  // a comment holding a newline ends a line
+      std::size_t nl = line_.rfind('\n');
+      out_.append(line_, 0, nl + 1);
+      line_.erase(0, nl + 1);
+      line_width_ = width_of(line_);
+    }
+    if (pending_ends_line_) flush();
+    has_pending_ = pending_ends_line_ = false;
+  }
+  void flush() {
+    if (line_.empty()) return;
+    out_ += line_;
+    out_ += '\n';
+    line_.clear();
+    line_width_ = 0;
   }
   std::size_t width_;
-  std::string open_;
-  std::vector<Unit> units_;
+  std::string open_, pending_, line_, out_;
+  bool has_pending_ = false, pending_ends_line_ = false;
+  std::size_t line_width_ = 0;  // of `line_`, in characters
 };
+
+// Does any replayed move of the line, or of its variations, lack its SAN shape?
+bool lacks_shapes(const Line& line) {
+  for (const MoveNode& node : line) {
+    if (!node.move.is_none() && !node.move.is_null() && !node.shape.known()) return true;
+    if (node.notes)
+      for (const Line& v : node.notes->variations)
+        if (lacks_shapes(v)) return true;
+  }
+  return false;
+}
 
 // The game's result as movetext can hold it: the movetext's own, else the Result tag's
 // when it is one of the four results, else "*".
@@ -89,34 +100,49 @@ class Writer {
 
   std::string movetext(const GameRecord& rec) {
     for (const auto& c : rec.final_comments) comment(c);
-    line(rec.start_position, rec.mainline);
+    // Replayed games carry each move's shape; others (decoded from the database) are
+    // replayed here to find it.
+    if (lacks_shapes(rec.mainline)) board_ = rec.start_position;
+    line(Place{rec.start_position.fullmove_number(), rec.start_position.side_to_move()}, rec.mainline);
     lines_.add(movetext_result(rec));
     return lines_.finish();
   }
 
  private:
-  void comment(const std::string& text) {
-    if (text.find('}') == std::string::npos) {
-      lines_.add("{" + text + "}");
-    } else {  // cannot stand in braces; a ; comment keeps it whole when it has no newline
-      lines_.add(";" + text);
-      lines_.end_line();
+  // Where a move stands, for its number.
+  struct Place {
+    int fullmove;
+    Color side;
+    void advance() {
+      if (side == Black) ++fullmove;
+      side = ~side;
     }
+  };
+
+  void comment(const std::string& text) {
+    // A comment holding '}' cannot stand in braces; a ; comment keeps it whole when it
+    // has no newline. (Built with += : GCC 12 warns falsely on assign().append().)
+    bool braces = text.find('}') == std::string::npos;
+    text_.clear();
+    text_ += braces ? '{' : ';';
+    text_ += text;
+    if (braces) text_ += '}';
+    lines_.add(text_);
+    if (!braces) lines_.end_line();
     need_number_ = true;
   }
 
   // The move number that goes before a move, kept on one line with it.
-  static std::string number(const Position& before, bool force) {
-    std::string n = std::to_string(before.fullmove_number());
-    if (before.side_to_move() == White) return n + ". ";
-    return force ? n + "... " : std::string();
+  void number(Place at, bool force) {
+    if (at.side == Black && !force) return;
+    text_ += std::to_string(at.fullmove);
+    text_ += at.side == White ? ". " : "... ";
   }
 
-  // Writes a line of moves played from `start`; unreplayed moves keep their text.
-  // Writes a line of moves played from `start`; unreplayed moves keep their text. The
-  // position is played in place; a copy is made only for a move with variations.
-  void line(const Position& start, const Line& moves) {
-    Position pos = start;
+  // Writes a line of moves from `at`; unreplayed moves keep their text. The board is
+  // kept only for games whose moves lack their shapes.
+  void line(Place at, const Line& moves) {
+    std::optional<Position> start = board_;
     need_number_ = true;
     bool replaying = true;
     for (const MoveNode& node : moves) {
@@ -124,43 +150,60 @@ class Writer {
       if (a)
         for (const auto& c : a->pre_comments) comment(c);
       replaying = replaying && !node.move.is_none();
-      std::string text = number(pos, need_number_);
+      text_.clear();
+      number(at, need_number_);
       need_number_ = false;
-      std::optional<Position> before;
-      if (a && !a->variations.empty()) before = pos;
+      Place before = at;
+      std::optional<Position> board_before;
+      if (a && !a->variations.empty()) board_before = board_;
       if (replaying) {
-        text += write_move_body(pos, node.move, notation_, o_.style);
-        pos.play(node.move);
-        append_check_sign(text, pos);
+        append_move(text_, node.move, shape_of(node), notation_, o_.style);
       } else {
-        text += node.token();
-        pos.play(Move::null());  // after an unreplayed token only the move count moves on
+        text_ += node.token();
+        if (board_) board_->play(Move::null());  // after an unreplayed token only the move count moves on
       }
-      lines_.add(std::move(text));
-      if (a) annotations(*a, before ? *before : pos);
+      at.advance();
+      lines_.add(text_);
+      if (a) annotations(*a, before, board_before);
     }
+    board_ = start;
   }
 
-  void annotations(const Annotations& a, const Position& before) {
+  // The node's shape, or (for a game without shapes) the one found on the board,
+  // which then plays the move.
+  SanShape shape_of(const MoveNode& node) {
+    if (!board_) return node.shape;
+    SanShape shape = san_shape(*board_, node.move);
+    board_->play(node.move);
+    shape.suffix = check_suffix(*board_);
+    return shape;
+  }
+
+  void annotations(const Annotations& a, Place before, const std::optional<Position>& board_before) {
     for (auto nag : a.nags) {
-      std::string t(1, '$');
-      t += std::to_string(nag);
-      lines_.add(t);
+      text_.clear();
+      text_ += '$';
+      text_ += std::to_string(nag);
+      lines_.add(text_);
     }
     for (const auto& c : a.comments) comment(c);
     for (const auto& v : a.variations) {
       if (v.empty()) continue;  // nothing to write: "()" would read back as nothing
       lines_.open_paren();
+      std::optional<Position> after = board_;
+      board_ = board_before;
       line(before, v);
+      board_ = after;
       lines_.close_paren();
       need_number_ = true;
     }
   }
 
-
   const WriterOptions& o_;
   const Notation& notation_;
   MovetextLines lines_;
+  std::string text_;                // the unit being written
+  std::optional<Position> board_;   // the position, when moves lack shapes
   bool need_number_ = true;
 };
 

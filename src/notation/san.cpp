@@ -275,36 +275,71 @@ const PieceNames& english_names() {
   return names;
 }
 
-std::string format_san_body(const Position& pos, Move m, const PieceNames& names) {
-  if (m.is_null()) return "--";
-  if (m.kind() == MoveKind::Castling)
-    return std::string(m.to() > m.from() ? names.castle_short : names.castle_long);
+SanShape san_shape(const Position& pos, Move m) {
+  SanShape shape;
+  if (m.is_null()) return shape;
   Square from = m.from(), to = m.to();
-  PieceType piece = type_of(pos.piece_on(from));
-  bool capture = pos.piece_on(to) != NoPiece || m.kind() == MoveKind::EnPassant;
-  std::string s(names.pieces[piece]);
-  if (piece == Pawn) {
-    if (capture) s += char('a' + file_of(from));
-  } else {
-    // Other pieces of the kind that could legally go there: geometry, then king safety.
-    Bitboard rivals = pos.pieces(pos.side_to_move(), piece) & attacks_of(piece, to, pos.pieces()) & ~square_bb(from);
-    bool shares_file = false, shares_rank = false, any = false;
-    for (Bitboard b = piece == King ? 0 : rivals; b;) {
-      Square r = pop_lsb(b);
-      if (!pos.leaves_king_safe(Move(r, to))) continue;
-      any = true;
-      shares_file |= file_of(r) == file_of(from);
-      shares_rank |= rank_of(r) == rank_of(from);
-    }
-    if (any && (!shares_file || shares_rank)) s += char('a' + file_of(from));
-    if (any && shares_file) s += char('1' + rank_of(from));
+  shape.piece = type_of(pos.piece_on(from));
+  if (m.kind() == MoveKind::Castling) return shape;
+  shape.capture = (pos.piece_on(to) != NoPiece) || m.kind() == MoveKind::EnPassant;
+  if (shape.piece == Pawn) {
+    shape.from_file = shape.capture;
+    return shape;
   }
-  if (capture) s += 'x';
-  s += square_name(to);
+  // Other pieces of the kind that could legally go there: geometry, then king safety.
+  Bitboard rivals = pos.pieces(pos.side_to_move(), shape.piece) & attacks_of(shape.piece, to, pos.pieces()) & ~square_bb(from);
+  bool shares_file = false, shares_rank = false, any = false;
+  for (Bitboard b = shape.piece == King ? 0 : rivals; b;) {
+    Square r = pop_lsb(b);
+    if (!pos.leaves_king_safe(Move(r, to))) continue;
+    any = true;
+    shares_file |= file_of(r) == file_of(from);
+    shares_rank |= rank_of(r) == rank_of(from);
+  }
+  shape.from_file = any && (!shares_file || shares_rank);
+  shape.from_rank = any && shares_file;
+  return shape;
+}
+
+SanShape san_shape(const Position& before, Move m, const San& written) {
+  bool named_origin = written.from_file >= 0 || written.from_rank >= 0;
+  if (written.kind != San::Kind::Normal || written.piece == Pawn || named_origin || m.is_null()) return san_shape(before, m);
+  SanShape shape;
+  shape.piece = written.piece;
+  shape.capture = before.piece_on(m.to()) != NoPiece;
+  return shape;
+}
+
+San::Suffix check_suffix(const Position& after) {
+  if (!after.in_check()) return San::Suffix::None;
+  return has_legal_move(after) ? San::Suffix::Check : San::Suffix::Mate;
+}
+
+void append_san_body(std::string& out, Move m, const SanShape& shape, const PieceNames& names) {
+  if (m.is_null()) {
+    out += "--";
+    return;
+  }
+  if (m.kind() == MoveKind::Castling) {
+    out += m.to() > m.from() ? names.castle_short : names.castle_long;
+    return;
+  }
+  Square from = m.from(), to = m.to();
+  out += names.pieces[shape.piece];
+  if (shape.from_file) out += char('a' + file_of(from));
+  if (shape.from_rank) out += char('1' + rank_of(from));
+  if (shape.capture) out += 'x';
+  out += char('a' + file_of(to));
+  out += char('1' + rank_of(to));
   if (m.kind() == MoveKind::Promotion) {
-    s += '=';
-    s += names.pieces[m.promotion()];
+    out += '=';
+    out += names.pieces[m.promotion()];
   }
+}
+
+std::string format_san_body(const Position& pos, Move m, const PieceNames& names) {
+  std::string s;
+  append_san_body(s, m, san_shape(pos, m), names);
   return s;
 }
 
@@ -312,7 +347,7 @@ std::string format_san(const Position& pos, Move m, const PieceNames& names) {
   std::string s = format_san_body(pos, m, names);
   Position after = pos;
   after.play(m);
-  if (after.in_check()) s += has_legal_move(after) ? '+' : '#';
+  if (San::Suffix x = check_suffix(after); x != San::Suffix::None) s += x == San::Suffix::Check ? '+' : '#';
   return s;
 }
 
