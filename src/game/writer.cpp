@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <charconv>
+#include <cstring>
 #include <optional>
 
 namespace qipu::game {
@@ -11,22 +14,30 @@ namespace {
 constexpr std::array<std::string_view, 7> Roster = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
 constexpr std::array<std::string_view, 7> RosterDefaults = {"?", "?", "????.??.??", "?", "?", "?", "*"};
 
-// Characters, not bytes: a Chinese piece word is one character wide.
+// Characters, not bytes: a Chinese piece word is one character wide. Counts the UTF-8
+// continuation bytes (10xxxxxx) eight at a time.
 std::size_t width_of(std::string_view s) {
-  std::size_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
+  constexpr std::uint64_t kHigh = 0x8080808080808080ull;
+  std::size_t n = s.size(), i = 0, continuations = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    continuations += std::size_t(std::popcount(w & kHigh & ~(w << 1)));
+  }
+  for (; i < n; ++i) continuations += (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80;
+  return n - continuations;
 }
 
-// Fills lines greedily with movetext units. Units are never split, so comments keep
-// their text exactly; "(" sticks to the unit after it and ")" to the one before, which
-// is why the last unit waits in `pending_` until the next one comes.
+// Fills lines greedily with movetext units, appending to `out`. Units are never split,
+// so comments keep their text exactly; "(" sticks to the unit after it and ")" to the
+// one before, which is why the last unit waits in `pending_` until the next one comes.
 class MovetextLines {
  public:
-  explicit MovetextLines(std::size_t width) : width_(width) {}
+  MovetextLines(std::string& out, std::size_t width) : out_(out), width_(width), line_start_(out.size()) {}
   void add(std::string_view token) {
     if (has_pending_) place();
-    pending_.assign(open_).append(token);
+    pending_.assign(open_);
+    pending_ += token;
     has_pending_ = true;
     open_.clear();
   }
@@ -38,39 +49,39 @@ class MovetextLines {
   void end_line() {  // after a ; comment, which runs to the end of the line
     if (has_pending_) pending_ends_line_ = true;
   }
-  std::string finish() {
+  void finish() {
     if (has_pending_) place();
-    flush();
-    return std::move(out_);
+    end_current_line();
   }
 
  private:
+  // The current line is the tail of out_ from line_start_.
+  bool line_empty() const { return out_.size() == line_start_; }
   void place() {
     std::size_t w = width_of(pending_);
-    if (!line_.empty() && line_width_ + 1 + w > width_) flush();
-    if (!line_.empty()) line_ += ' ', ++line_width_;
-    line_ += pending_;
+    if (!line_empty() && line_width_ + 1 + w > width_) end_current_line();
+    if (!line_empty()) out_ += ' ', ++line_width_;
+    out_ += pending_;
     line_width_ += w;
     if (pending_.find('\n') != std::string::npos) {  // a comment holding a newline ends a line
-      std::size_t nl = line_.rfind('\n');
-      out_.append(line_, 0, nl + 1);
-      line_.erase(0, nl + 1);
-      line_width_ = width_of(line_);
+      line_start_ = out_.rfind('\n') + 1;
+      line_width_ = width_of(std::string_view(out_).substr(line_start_));
     }
-    if (pending_ends_line_) flush();
+    if (pending_ends_line_) end_current_line();
     has_pending_ = pending_ends_line_ = false;
   }
-  void flush() {
-    if (line_.empty()) return;
-    out_ += line_;
+  void end_current_line() {
+    if (line_empty()) return;
     out_ += '\n';
-    line_.clear();
+    line_start_ = out_.size();
     line_width_ = 0;
   }
+  std::string& out_;
   std::size_t width_;
-  std::string open_, pending_, line_, out_;
+  std::size_t line_start_;
+  std::size_t line_width_ = 0;  // of the current line, in characters
+  std::string open_, pending_;
   bool has_pending_ = false, pending_ends_line_ = false;
-  std::size_t line_width_ = 0;  // of `line_`, in characters
 };
 
 // Does any replayed move of the line, or of its variations, lack its SAN shape?
@@ -96,16 +107,17 @@ std::string movetext_result(const GameRecord& rec) {
 
 class Writer {
  public:
-  Writer(const WriterOptions& o) : o_(o), notation_(o.notation ? *o.notation : english()), lines_(o.line_width) {}
+  Writer(std::string& out, const WriterOptions& o)
+      : o_(o), notation_(o.notation ? *o.notation : english()), lines_(out, o.line_width) {}
 
-  std::string movetext(const GameRecord& rec) {
+  void movetext(const GameRecord& rec) {
     for (const auto& c : rec.final_comments) comment(c);
     // Replayed games carry each move's shape; others (decoded from the database) are
     // replayed here to find it.
     if (lacks_shapes(rec.mainline)) board_ = rec.start_position;
     line(Place{rec.start_position.fullmove_number(), rec.start_position.side_to_move()}, rec.mainline);
     lines_.add(movetext_result(rec));
-    return lines_.finish();
+    lines_.finish();
   }
 
  private:
@@ -135,14 +147,14 @@ class Writer {
   // The move number that goes before a move, kept on one line with it.
   void number(Place at, bool force) {
     if (at.side == Black && !force) return;
-    text_ += std::to_string(at.fullmove);
+    char digits[16];
+    text_.append(digits, std::to_chars(digits, digits + sizeof digits, at.fullmove).ptr);
     text_ += at.side == White ? ". " : "... ";
   }
 
   // Writes a line of moves from `at`; unreplayed moves keep their text. The board is
   // kept only for games whose moves lack their shapes.
   void line(Place at, const Line& moves) {
-    std::optional<Position> start = board_;
     need_number_ = true;
     bool replaying = true;
     for (const MoveNode& node : moves) {
@@ -150,23 +162,30 @@ class Writer {
       if (a)
         for (const auto& c : a->pre_comments) comment(c);
       replaying = replaying && !node.move.is_none();
-      text_.clear();
-      number(at, need_number_);
-      need_number_ = false;
       Place before = at;
-      std::optional<Position> board_before;
-      if (a && !a->variations.empty()) board_before = board_;
-      if (replaying) {
-        append_move(text_, node.move, shape_of(node), notation_, o_.style);
+      if (a && !a->variations.empty() && board_) {  // variations start from the board before the move
+        std::optional<Position> board_before = board_;
+        write_move(node, at, replaying);
+        annotations(*a, before, board_before);
       } else {
-        text_ += node.token();
-        if (board_) board_->play(Move::null());  // after an unreplayed token only the move count moves on
+        write_move(node, at, replaying);
+        if (a) annotations(*a, before, board_);
       }
-      at.advance();
-      lines_.add(text_);
-      if (a) annotations(*a, before, board_before);
     }
-    board_ = start;
+  }
+
+  void write_move(const MoveNode& node, Place& at, bool replaying) {
+    text_.clear();
+    number(at, need_number_);
+    need_number_ = false;
+    if (replaying) {
+      append_move(text_, node.move, shape_of(node), notation_, o_.style);
+    } else {
+      text_ += node.token();
+      if (board_) board_->play(Move::null());  // after an unreplayed token only the move count moves on
+    }
+    at.advance();
+    lines_.add(text_);
   }
 
   // The node's shape, or (for a game without shapes) the one found on the board,
@@ -246,7 +265,7 @@ std::string write_pgn(const GameRecord& rec, const WriterOptions& options) {
     append_tag(out, k, v);
   }
   out += '\n';
-  out += Writer(options).movetext(rec);
+  Writer(out, options).movetext(rec);
   out += '\n';
   return out;
 }

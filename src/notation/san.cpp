@@ -326,15 +326,16 @@ void append_san_body(std::string& out, Move m, const SanShape& shape, const Piec
   }
   Square from = m.from(), to = m.to();
   out += names.pieces[shape.piece];
-  if (shape.from_file) out += char('a' + file_of(from));
-  if (shape.from_rank) out += char('1' + rank_of(from));
-  if (shape.capture) out += 'x';
-  out += char('a' + file_of(to));
-  out += char('1' + rank_of(to));
-  if (m.kind() == MoveKind::Promotion) {
-    out += '=';
-    out += names.pieces[m.promotion()];
-  }
+  char squares[6];  // [file][rank][x]square, appended at once
+  char* p = squares;
+  if (shape.from_file) *p++ = char('a' + file_of(from));
+  if (shape.from_rank) *p++ = char('1' + rank_of(from));
+  if (shape.capture) *p++ = 'x';
+  *p++ = char('a' + file_of(to));
+  *p++ = char('1' + rank_of(to));
+  if (m.kind() == MoveKind::Promotion) *p++ = '=';
+  out.append(squares, p);
+  if (m.kind() == MoveKind::Promotion) out += names.pieces[m.promotion()];
 }
 
 std::string format_san_body(const Position& pos, Move m, const PieceNames& names) {
