@@ -74,9 +74,38 @@ bool strip_promotion(std::string_view& t, San& san) {
 
 SanParse fail(std::string msg) { return {std::nullopt, std::move(msg)}; }
 
+// The shapes nearly every move has, read forward in one pass: [NBRQK][file][rank][x]
+// square[=NBRQ][+#] (a pawn names a file only to capture). Anything else, and every
+// style flag, is left to the general reader below, which gives the same San for these.
+bool parse_common(std::string_view t, San& san) {
+  std::size_t n = t.size(), i = 0;
+  if (n == 0) return false;
+  if (t[n - 1] == '+' || t[n - 1] == '#') {
+    san.suffix = t[n - 1] == '+' ? San::Suffix::Check : San::Suffix::Mate;
+    if (--n > 0 && (t[n - 1] == '+' || t[n - 1] == '#')) return false;
+  }
+  if (n >= 2 && t[n - 2] == '=') {
+    san.promotion = piece_from_letter(t[n - 1]);
+    if (san.promotion == NoPieceType || san.promotion == Pawn || san.promotion == King) return false;
+    n -= 2;
+  }
+  PieceType p = piece_from_letter(t[0]);
+  if (p != NoPieceType && p != Pawn) san.piece = p, i = 1;
+  if (n < i + 2 || !is_file(t[n - 2]) || !is_rank(t[n - 1])) return false;
+  san.to = make_square(t[n - 2] - 'a', t[n - 1] - '1');
+  n -= 2;
+  if (n > i && t[n - 1] == 'x') san.capture = true, --n;
+  if (n > i && is_rank(t[n - 1])) san.from_rank = std::int8_t(t[n - 1] - '1'), --n;
+  if (n > i && is_file(t[n - 1])) san.from_file = std::int8_t(t[n - 1] - 'a'), --n;
+  if (n != i) return false;
+  if (san.piece == Pawn && (san.from_rank >= 0 || (san.from_file >= 0) != san.capture)) return false;
+  return san.promotion == NoPieceType || san.piece == Pawn;
+}
+
 }  // namespace
 
 SanParse parse_san(std::string_view t) {
+  if (San common; parse_common(t, common)) return {common, {}};
   San san;
   strip_suffixes(t, san);
   if (!t.empty() && (t[0] == 'O' || t[0] == '0') && (t == "O-O" || t == "0-0" || t == "O-O-O" || t == "0-0-0")) {
