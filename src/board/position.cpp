@@ -421,8 +421,7 @@ bool Position::leaves_king_safe(Move m) const {
   Square captured = m.kind() == MoveKind::EnPassant ? Square(to ^ 8) : to;
   Bitboard occ = (pieces() ^ square_bb(from) ^ square_bb(captured)) | square_bb(to);
   Bitboard them = pieces(~us) & ~square_bb(captured);
-  if ((rook_attacks(ksq, occ) & them & pieces(Rook, Queen)) || (bishop_attacks(ksq, occ) & them & pieces(Bishop, Queen)))
-    return false;
+  if (sliders_reaching(ksq, them & pieces(Rook, Queen), them & pieces(Bishop, Queen), occ)) return false;
   Bitboard leapers = (knight_attacks(ksq) & pieces(Knight)) | (pawn_attacks(us, ksq) & pieces(Pawn));
   return !(leapers & them);
 }

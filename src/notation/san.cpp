@@ -20,6 +20,16 @@ PieceType piece_from_letter(char c) {
   }
 }
 bool is_file(char c) { return c >= 'a' && c <= 'h'; }
+
+// Which of `pieces` (of one type, not pawns) can reach `to` by geometry.
+Bitboard reaching(PieceType type, Square to, Bitboard pieces, Bitboard occ) {
+  switch (type) {
+    case Bishop: return sliders_reaching(to, 0, pieces, occ);
+    case Rook: return sliders_reaching(to, pieces, 0, occ);
+    case Queen: return sliders_reaching(to, pieces, pieces, occ);
+    default: return pieces & attacks_of(type, to, occ);
+  }
+}
 bool is_rank(char c) { return c >= '1' && c <= '8'; }
 bool ends_with(std::string_view s, std::string_view tail) {
   return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
@@ -166,7 +176,7 @@ Bitboard geometric_movers(const Position& pos, const San& san) {
   Bitboard movers = pos.pieces(us, san.piece);
   if (san.from_file >= 0) movers &= file_bb(san.from_file);
   if (san.from_rank >= 0) movers &= rank_bb(san.from_rank);
-  if (san.piece != Pawn) return movers & attacks_of(san.piece, san.to, pos.pieces());
+  if (san.piece != Pawn) return reaching(san.piece, san.to, movers, pos.pieces());
   Bitboard target = square_bb(san.to);
   if (san.capture) {
     bool enemy = pos.piece_on(san.to) != NoPiece || san.to == pos.ep_square();
@@ -316,7 +326,7 @@ SanShape san_shape(const Position& pos, Move m) {
     return shape;
   }
   // Other pieces of the kind that could legally go there: geometry, then king safety.
-  Bitboard rivals = pos.pieces(pos.side_to_move(), shape.piece) & attacks_of(shape.piece, to, pos.pieces()) & ~square_bb(from);
+  Bitboard rivals = reaching(shape.piece, to, pos.pieces(pos.side_to_move(), shape.piece), pos.pieces()) & ~square_bb(from);
   bool shares_file = false, shares_rank = false, any = false;
   for (Bitboard b = shape.piece == King ? 0 : rivals; b;) {
     Square r = pop_lsb(b);
