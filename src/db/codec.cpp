@@ -34,16 +34,6 @@ namespace {
 
 constexpr unsigned char NullMove = 255;
 
-unsigned char move_symbol(const Position& pos, Move m) {
-  if (m.is_null()) return NullMove;
-  MoveList list;
-  generate_legal(pos, list);
-  MoveOrder order(pos);
-  std::int64_t key = order.key(m);
-  int rank = 0;
-  for (Move x : list) rank += order.key(x) < key;
-  return static_cast<unsigned char>(rank);
-}
 
 // ---- Huffman code of symbols ----
 // How often each rank was played, measured on corpora other than the benchmark's
@@ -220,25 +210,17 @@ bool get_line_notes(std::string_view& in, const Position& start, game::Line& lin
 
 }  // namespace
 
-std::string move_symbols(const Position& start, const game::Line& line) {
-  std::string out;
-  out.reserve(line.size());
-  game::for_each_move(start, line, [&](const Position& before, const game::MoveNode& node, const Position&) {
-    out += char(move_symbol(before, node.move));
-  });
-  return out;
+unsigned char move_symbol(const Position& pos, Move m) {
+  if (m.is_null()) return NullMove;
+  return static_cast<unsigned char>(MoveOrder(pos).rank(m));  // a legal move is always a candidate
 }
 
 Move move_of_symbol(const Position& pos, unsigned char symbol) {
   if (symbol == NullMove) return Move::null();
-  MoveList list;
-  generate_legal(pos, list);
-  if (symbol >= list.size()) return Move::none();
-  MoveOrder order(pos);
-  std::int64_t keys[256];
-  for (std::size_t i = 0; i < list.size(); ++i) keys[i] = order.key(list[i]);
-  std::nth_element(keys, keys + symbol, keys + list.size());
-  return Move(std::uint16_t(keys[symbol] & 0xFFFF));
+  Move m = MoveOrder(pos).at_rank(symbol);
+  // Candidates may be illegal (db/move_order.hpp); a damaged blob may name one.
+  bool legal = !m.is_none() && (m.kind() == MoveKind::Castling || pos.leaves_king_safe(m));
+  return legal ? m : Move::none();
 }
 
 bool play_symbols(const Position& start, std::string_view symbols, game::Line& line) {

@@ -2,15 +2,12 @@
 
 #include <algorithm>
 
+#include "qipu/board/movegen.hpp"
+
 namespace qipu::db {
 
 namespace {
 
-// The order, most likely first: queen promotions; captures by what they win (a defended
-// victim costs the capturer), so that bad captures fall among the quiet moves; castling;
-// quiet moves by how often players move that piece from and to those squares, lower
-// when the piece would stand where it can be taken, higher when it escapes an attack;
-// checks a little higher; under-promotions last.
 constexpr int PieceValue[7] = {0, 100, 300, 320, 500, 900, 0};
 constexpr int Castle = 300, Check = 40, Capture = 200, WorstCapture = -300, PawnLoss = 40, SquareWeight = 4;
 
@@ -72,57 +69,172 @@ constexpr std::int8_t QuietFrom[7][64] = {
      0, -2, 0, -1, 0, -1, -3, -1, -2, 0, 1, 3, -2, 2, 1, 2},
 };
 
+// The tables for each side to move, Black's mirrored, and weighted.
+struct QuietTables {
+  std::int16_t to[2][7][64], from[2][7][64];
+};
+constexpr QuietTables make_tables() {
+  QuietTables t{};
+  for (int c = 0; c < 2; ++c)
+    for (int p = 0; p < 7; ++p)
+      for (int s = 0; s < 64; ++s) {
+        int seen = c == 0 ? s : s ^ 56;
+        t.to[c][p][s] = std::int16_t(SquareWeight * QuietTo[p][seen]);
+        t.from[c][p][s] = std::int16_t(SquareWeight * QuietFrom[p][seen]);
+      }
+  return t;
+}
+constexpr QuietTables Quiet = make_tables();
+
 Bitboard pawn_attack_set(Color c, Bitboard pawns) {
   constexpr Bitboard NotFileA = ~file_bb(0), NotFileH = ~file_bb(7);
   if (c == White) return ((pawns << 7) & NotFileH) | ((pawns << 9) & NotFileA);
   return ((pawns >> 9) & NotFileH) | ((pawns >> 7) & NotFileA);
 }
 
-Bitboard attack_set(const Position& pos, Color c) {
-  Bitboard occ = pos.pieces(), all = pawn_attack_set(c, pos.pieces(c, Pawn));
-  for (Bitboard b = pos.pieces(c) & ~pos.pieces(Pawn); b;) {
-    Square s = pop_lsb(b);
-    all |= attacks_of(type_of(pos.piece_on(s)), s, occ);
-  }
-  return all;
-}
+Bitboard push(Color c, Bitboard b) { return c == White ? b << 8 : b >> 8; }
 
 }  // namespace
 
-MoveOrder::MoveOrder(const Position& pos)
-    : pos_(pos),
-      us_(pos.side_to_move()),
-      pawn_guarded_(pawn_attack_set(~us_, pos.pieces(~us_, Pawn))),
-      enemy_attacks_(attack_set(pos, ~us_)),
-      defended_(attack_set(pos, us_)) {
-  Square k = pos.king(~us_);
+MoveOrder::MoveOrder(const Position& pos) : pos_(pos), us_(pos.side_to_move()) {
+  Color them = ~us_;
   Bitboard occ = pos.pieces();
+  Bitboard pawn_guarded = pawn_attack_set(them, pos.pieces(them, Pawn));
+  enemy_attacks_ = pawn_guarded | king_attacks(pos.king(them));
+  for (Bitboard b = pos.pieces(them) & ~pos.pieces(Pawn, King); b;) {
+    Square s = pop_lsb(b);
+    enemy_attacks_ |= attacks_of(type_of(pos.piece_on(s)), s, occ);
+  }
+  Bitboard defended = pawn_attack_set(us_, pos.pieces(us_, Pawn)) | king_attacks(pos.king(us_));
+  for (Bitboard b = pos.pieces(us_) & ~pos.pieces(Pawn, King); b;) {  // at most 15
+    Square s = pop_lsb(b);
+    Bitboard a = attacks_of(type_of(pos.piece_on(s)), s, occ);
+    movers_[mover_count_++] = {s, a};
+    defended |= a;
+  }
+  if (Bitboard checkers = pos.checkers()) {  // then candidates are filtered for legality
+    in_check_ = true;
+    evasions_ = more_than_one(checkers) ? 0 : between_bb(pos.king(us_), lsb(checkers));
+    pinned_ = pos.pinned(us_);
+  }
+  pawn_loss_ = enemy_attacks_ & ~defended;
+  unsafe_ = pawn_loss_ | pawn_guarded;
+  threatened_ = enemy_attacks_ & pos.pieces(us_) & ~pos.pieces(Pawn, King);
+  Square k = pos.king(them);
   checks_[NoPieceType] = checks_[King] = 0;
-  checks_[Pawn] = pawn_attack_set(~us_, square_bb(k));
+  checks_[Pawn] = pawn_attack_set(them, square_bb(k));
   checks_[Knight] = knight_attacks(k);
   checks_[Bishop] = bishop_attacks(k, occ);
   checks_[Rook] = rook_attacks(k, occ);
   checks_[Queen] = checks_[Bishop] | checks_[Rook];
 }
 
-int MoveOrder::score(Move m) const {
-  if (m.kind() == MoveKind::Castling) return Castle;
-  if (m.kind() == MoveKind::Promotion) return m.promotion() == Queen ? 20000 : -20000 + m.promotion();
-  PieceType mover = type_of(pos_.piece_on(m.from()));
-  Bitboard to = square_bb(m.to());
-  int value = PieceValue[mover], check = (checks_[mover] & to) ? Check : 0;
-  PieceType victim = m.kind() == MoveKind::EnPassant ? Pawn : type_of(pos_.piece_on(m.to()));
-  if (victim != NoPieceType) {
-    int gain = PieceValue[victim] - ((enemy_attacks_ & to) ? value : 0);
-    return Capture + std::max(gain, WorstCapture) + PieceValue[victim] / 10 + check;
+// Scores, higher likelier, for the moves of one piece (not a pawn) from `from`.
+template <class F>
+void MoveOrder::piece_moves(PieceType t, Square from, Bitboard dests, F&& f) const {
+  int value = PieceValue[t];
+  int base = Quiet.from[us_][t][from] + ((threatened_ & square_bb(from)) ? value / 5 : 0);
+  for (Bitboard b = dests & ~pos_.pieces(); b;) {
+    Square to = pop_lsb(b);
+    Bitboard bb = square_bb(to);
+    f(Move(from, to), base + Quiet.to[us_][t][to] + ((checks_[t] & bb) ? Check : 0) - ((unsafe_ & bb) ? value / 3 : 0));
   }
-  Square from = us_ == White ? m.from() : flip_rank(m.from()), dest = us_ == White ? m.to() : flip_rank(m.to());
-  int score = SquareWeight * (QuietTo[mover][dest] + QuietFrom[mover][from]) + check;
-  bool safe = !(enemy_attacks_ & to) || ((defended_ & to) && !(pawn_guarded_ & to));
-  if (mover == Pawn) return score - ((enemy_attacks_ & to) && !(defended_ & to) ? PawnLoss : 0);
-  if (!safe) score -= value / 3;
-  if ((enemy_attacks_ & square_bb(m.from())) && mover != King) score += value / 5;
-  return score;
+  for (Bitboard b = dests & pos_.pieces(~us_); b;) {
+    Square to = pop_lsb(b);
+    f(Move(from, to), capture_score(type_of(pos_.piece_on(to)), value, to));
+  }
+}
+
+// What a capture wins, the capturer lost when the victim is guarded.
+int MoveOrder::capture_score(PieceType victim, int capturer_value, Square to) const {
+  Bitboard bb = square_bb(to);
+  int gain = PieceValue[victim] - ((enemy_attacks_ & bb) ? capturer_value : 0);
+  return Capture + std::max(gain, WorstCapture) + PieceValue[victim] / 10;
+}
+
+template <class F>
+void MoveOrder::pawn_moves(F&& f) const {
+  Bitboard pawns = pos_.pieces(us_, Pawn), empty = ~pos_.pieces(), enemies = pos_.pieces(~us_);
+  Bitboard last = us_ == White ? rank_bb(7) : rank_bb(0), third = us_ == White ? rank_bb(2) : rank_bb(5);
+  int up = us_ == White ? 8 : -8;
+  auto emit = [&](Bitboard dests, int step) {
+    for (Bitboard b = dests; b;) {
+      Square to = pop_lsb(b), from = Square(to - step);
+      Bitboard bb = square_bb(to);
+      if (last & bb) {
+        for (PieceType t : {Queen, Rook, Bishop, Knight})
+          f(Move(from, to, MoveKind::Promotion, t), t == Queen ? 20000 : -20000 + t);
+      } else if (enemies & bb) {
+        f(Move(from, to), capture_score(type_of(pos_.piece_on(to)), PieceValue[Pawn], to));
+      } else {
+        int check = (checks_[Pawn] & bb) ? Check : 0, loss = (pawn_loss_ & bb) ? PawnLoss : 0;
+        f(Move(from, to), Quiet.to[us_][Pawn][to] + Quiet.from[us_][Pawn][from] + check - loss);
+      }
+    }
+  };
+  Bitboard single = push(us_, pawns) & empty;
+  emit(single, up);
+  emit(push(us_, single & third) & empty, 2 * up);
+  emit(push(us_, pawns & ~file_bb(0)) >> 1 & enemies, up - 1);
+  emit(push(us_, pawns & ~file_bb(7)) << 1 & enemies, up + 1);
+  if (Square ep = pos_.ep_square(); ep != NoSquare)
+    for (Bitboard b = pawn_attack_set(~us_, square_bb(ep)) & pawns; b;)
+      f(Move(pop_lsb(b), ep, MoveKind::EnPassant), capture_score(Pawn, PieceValue[Pawn], ep));
+}
+
+// Every candidate with its score; in check only the legal ones.
+template <class F>
+void MoveOrder::for_each_candidate(F&& f) const {
+  auto emit = [&](Move m, int score) {
+    if (!in_check_ || evades(m)) f(m, score);
+  };
+  for (int i = 0; i < mover_count_; ++i) {
+    Square from = movers_[i].from;
+    piece_moves(type_of(pos_.piece_on(from)), from, movers_[i].attacks, emit);
+  }
+  Square k = pos_.king(us_);
+  piece_moves(King, k, king_attacks(k) & ~enemy_attacks_, emit);
+  if (!in_check_)
+    for (bool long_side : {false, true}) {
+      int idx = castling_index(us_, long_side);
+      Square rook = pos_.castling_rook(idx);
+      if (pos_.can_castle(std::uint8_t(1 << idx)) && pos_.castling_legal(k, rook)) f(Move(k, rook, MoveKind::Castling), Castle);
+    }
+  pawn_moves(emit);
+}
+
+// In check: a king move to a safe square, or a block or capture of a single checker by a
+// piece that is not pinned (a pinned piece can never do either).
+bool MoveOrder::evades(Move m) const {
+  if (type_of(pos_.piece_on(m.from())) == King || m.kind() == MoveKind::EnPassant) return pos_.leaves_king_safe(m);
+  return (evasions_ & square_bb(m.to())) && !(pinned_ & square_bb(m.from()));
+}
+
+// Lower comes first; ties go by the move's 16-bit value, so that the order never
+// depends on the order moves are generated in.
+int MoveOrder::keys(std::int64_t* out) const {
+  int n = 0;
+  for_each_candidate([&](Move m, int score) { out[n++] = (std::int64_t(-score) << 16) | m.raw(); });
+  return n;
+}
+
+int MoveOrder::rank(Move m) const {
+  std::int64_t k[256], mine = -1;
+  int n = keys(k);
+  for (int i = 0; i < n; ++i)
+    if ((k[i] & 0xFFFF) == m.raw()) mine = k[i];
+  if (mine == -1) return -1;
+  int rank = 0;
+  for (int i = 0; i < n; ++i) rank += k[i] < mine;
+  return rank;
+}
+
+Move MoveOrder::at_rank(int rank) const {
+  std::int64_t k[256];
+  int n = keys(k);
+  if (rank >= n) return Move::none();
+  std::nth_element(k, k + rank, k + n);
+  return Move(std::uint16_t(k[rank] & 0xFFFF));
 }
 
 }  // namespace qipu::db

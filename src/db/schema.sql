@@ -33,7 +33,7 @@ CREATE TABLE game (
   moves       BLOB NOT NULL,      -- ranked moves, Huffman coded (src/db/codec.cpp)
   notes       BLOB,               -- comments, NAGs, variations; NULL when none
   movetext_result TEXT,           -- the movetext's result when it differs from the tag
-  tag_layout  TEXT,               -- where WhiteElo, BlackElo, ECO stood among the other tags
+  tag_layout  TEXT,               -- where WhiteElo, BlackElo, ECO stood among the other tags; w, b: empty Elos
   source      INTEGER REFERENCES source(id),
   offset      INTEGER,            -- byte offset of the game in its source
   -- The Date tag as written ("1990.05.17", "1990.??.??", "????.??.??"); NULL without one.

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -147,16 +148,15 @@ std::unique_ptr<Connection> open_database(const std::string& path, Connection::M
 
 EncodedGame encode_game(const game::GameRecord& rec) {
   EncodedGame e;
-  e.moves = encode_moves(rec.start_position, rec.mainline);
-  e.notes = encode_annotations(rec);
   e.keys.reserve(rec.mainline.size() + 1);
   e.keys.push_back(rec.start_position.key());
-  Position last = rec.start_position;
-  game::for_each_move(rec.start_position, rec.mainline, [&](const Position&, const game::MoveNode&, const Position& after) {
+  if (rec.mainline.empty()) e.material = material_signature(rec.start_position);
+  std::string symbols = move_symbols(rec.start_position, rec.mainline, [&](const Position& after) {
     e.keys.push_back(after.key());
-    last = after;
+    if (e.keys.size() == rec.mainline.size() + 1) e.material = material_signature(after);
   });
-  e.material = material_signature(last);
+  e.moves = pack_symbols(symbols);
+  e.notes = encode_annotations(rec);
   return e;
 }
 
@@ -207,7 +207,8 @@ std::optional<std::string_view> column_text(Statement& st, int col) {
 // columns, the rest to the tag table with their place (seq) among the other tags.
 struct OtherTags {
   std::optional<std::int64_t> elo[2];
-  std::string eco, layout;                        // layout: the column tags' order, as W B E
+  bool empty_elo[2] = {false, false};             // [WhiteElo ""]: common, kept as a letter
+  std::string eco, layout;                        // layout: the column tags' order, as W B E (w b: empty)
   std::vector<std::pair<int, std::size_t>> rows;  // seq, index in rec.tags
 };
 
@@ -218,10 +219,13 @@ OtherTags split_other_tags(const game::GameRecord& rec) {
     if (is_first_roster(rec, i)) continue;
     const auto& [name, value] = rec.tags[i];
     int col = int(std::find(ColumnTags.begin(), ColumnTags.end(), name) - ColumnTags.begin());
-    bool taken = col == 2 ? !o.eco.empty() : col < 2 && o.elo[col].has_value();
+    bool taken = col == 2 ? !o.eco.empty() : col < 2 && (o.elo[col] || o.empty_elo[col]);
     if (col < 2 && !taken && clean_int(value)) {
       o.elo[col] = clean_int(value);
       o.layout += LayoutLetters[col];
+    } else if (col < 2 && !taken && value.empty()) {
+      o.empty_elo[col] = true;
+      o.layout += char(std::tolower(LayoutLetters[col]));
     } else if (col == 2 && !taken && clean_eco(value)) {
       o.eco = value;
       o.layout += 'E';
@@ -230,10 +234,12 @@ OtherTags split_other_tags(const game::GameRecord& rec) {
     }
     ++seq;
   }
-  // Column tags in W, B, E order are the usual case; only other orders are recorded.
-  std::string sorted = o.layout;
-  std::sort(sorted.begin(), sorted.end(), [](char a, char b) { return std::string_view(LayoutLetters).find(a) < std::string_view(LayoutLetters).find(b); });
-  if (o.layout == sorted) o.layout.clear();
+  // Column tags in W, B, E order are the usual case; only other orders, and empty Elos,
+  // are recorded.
+  auto place = [](char c) { return std::string_view(LayoutLetters).find(c); };
+  bool usual = std::is_sorted(o.layout.begin(), o.layout.end(), [&](char a, char b) { return place(a) < place(b); }) &&
+               o.layout.find_first_of("wb") == std::string::npos;
+  if (usual) o.layout.clear();
   return o;
 }
 
@@ -428,7 +434,7 @@ void Importer::finish() {
 namespace {
 
 // The non-roster tags back in their original order: table rows at their seq, column
-// tags in the gaps, in tag_layout's order (or W, B, E).
+// tags in the gaps, in tag_layout's order (or W, B, E; w, b are empty Elos).
 void restore_other_tags(Statement& tags, std::int64_t id, const std::optional<std::int64_t> elo[2],
                         std::string_view eco, std::string_view layout, game::GameRecord& rec) {
   std::vector<std::pair<std::string, std::string>> column;
@@ -436,6 +442,8 @@ void restore_other_tags(Statement& tags, std::int64_t id, const std::optional<st
   for (char c : order) {
     if (c == 'W' && elo[0]) column.emplace_back("WhiteElo", std::to_string(*elo[0]));
     if (c == 'B' && elo[1]) column.emplace_back("BlackElo", std::to_string(*elo[1]));
+    if (c == 'w') column.emplace_back("WhiteElo", "");
+    if (c == 'b') column.emplace_back("BlackElo", "");
     if (c == 'E' && !eco.empty()) column.emplace_back("ECO", std::string(eco));
   }
   std::size_t next_column = 0;

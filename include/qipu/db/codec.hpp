@@ -21,8 +21,26 @@ std::string encode_moves(const Position& start, const game::Line& line);
 bool decode_moves(const Position& start, std::string_view blob, game::Line& line);
 
 // The steps in between, for searches that compare games move by move without replaying.
-// Symbols of a fully replayed line, one byte a move.
-std::string move_symbols(const Position& start, const game::Line& line);
+// The symbol of a legal move.
+unsigned char move_symbol(const Position& pos, Move m);
+// Symbols of a fully replayed line, one byte a move; `visit` sees the position after
+// each move (the importer takes its keys there, replaying once).
+template <class Visit>
+std::string move_symbols(const Position& start, const game::Line& line, Visit&& visit) {
+  std::string out;
+  out.reserve(line.size());
+  Position pos = start;
+  for (const auto& node : line) {
+    if (node.move.is_none()) break;
+    out += char(move_symbol(pos, node.move));
+    pos.play(node.move);
+    visit(pos);
+  }
+  return out;
+}
+inline std::string move_symbols(const Position& start, const game::Line& line) {
+  return move_symbols(start, line, [](const Position&) {});
+}
 // The move a symbol stands for in `pos`; Move::none() when there is none.
 Move move_of_symbol(const Position& pos, unsigned char symbol);
 // Appends the moves the symbols stand for; false when they do not fit.
