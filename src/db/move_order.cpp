@@ -96,36 +96,42 @@ Bitboard push(Color c, Bitboard b) { return c == White ? b << 8 : b >> 8; }
 
 }  // namespace
 
+// What the side's pieces other than pawns and king attack, piece by piece into `out`
+// when given; returns the union.
+Bitboard MoveOrder::piece_attacks(Color c, Mover* out, int* count) const {
+  Bitboard occ = pos_.pieces(), all = 0;
+  for (PieceType t : {Knight, Bishop, Rook, Queen})
+    for (Bitboard b = pos_.pieces(c, t); b;) {
+      Square s = pop_lsb(b);
+      Bitboard a = t == Knight ? knight_attacks(s) : t == Bishop ? bishop_attacks(s, occ)
+                 : t == Rook ? rook_attacks(s, occ) : queen_attacks(s, occ);
+      all |= a;
+      if (out) out[(*count)++] = {s, t, a};
+    }
+  return all;
+}
+
 MoveOrder::MoveOrder(const Position& pos) : pos_(pos), us_(pos.side_to_move()) {
   Color them = ~us_;
-  Bitboard occ = pos.pieces();
+  Square king = pos.king(us_), their_king = pos.king(them);
   Bitboard pawn_guarded = pawn_attack_set(them, pos.pieces(them, Pawn));
-  enemy_attacks_ = pawn_guarded | king_attacks(pos.king(them));
-  for (Bitboard b = pos.pieces(them) & ~pos.pieces(Pawn, King); b;) {
-    Square s = pop_lsb(b);
-    enemy_attacks_ |= attacks_of(type_of(pos.piece_on(s)), s, occ);
-  }
-  Bitboard defended = pawn_attack_set(us_, pos.pieces(us_, Pawn)) | king_attacks(pos.king(us_));
-  for (Bitboard b = pos.pieces(us_) & ~pos.pieces(Pawn, King); b;) {  // at most 15
-    Square s = pop_lsb(b);
-    Bitboard a = attacks_of(type_of(pos.piece_on(s)), s, occ);
-    movers_[mover_count_++] = {s, a};
-    defended |= a;
-  }
-  if (Bitboard checkers = pos.checkers()) {  // then candidates are filtered for legality
+  enemy_attacks_ = pawn_guarded | king_attacks(their_king) | piece_attacks(them, nullptr, nullptr);
+  Bitboard defended = pawn_attack_set(us_, pos.pieces(us_, Pawn)) | king_attacks(king) | piece_attacks(us_, movers_, &mover_count_);
+  if (enemy_attacks_ & square_bb(king)) {  // then candidates are filtered for legality
+    Bitboard checkers = pos.checkers();
     in_check_ = true;
-    evasions_ = more_than_one(checkers) ? 0 : between_bb(pos.king(us_), lsb(checkers));
+    evasions_ = more_than_one(checkers) ? 0 : between_bb(king, lsb(checkers));
     pinned_ = pos.pinned(us_);
   }
   pawn_loss_ = enemy_attacks_ & ~defended;
   unsafe_ = pawn_loss_ | pawn_guarded;
   threatened_ = enemy_attacks_ & pos.pieces(us_) & ~pos.pieces(Pawn, King);
-  Square k = pos.king(them);
+  Bitboard occ = pos.pieces();
   checks_[NoPieceType] = checks_[King] = 0;
-  checks_[Pawn] = pawn_attack_set(them, square_bb(k));
-  checks_[Knight] = knight_attacks(k);
-  checks_[Bishop] = bishop_attacks(k, occ);
-  checks_[Rook] = rook_attacks(k, occ);
+  checks_[Pawn] = pawn_attack_set(them, square_bb(their_king));
+  checks_[Knight] = knight_attacks(their_king);
+  checks_[Bishop] = bishop_attacks(their_king, occ);
+  checks_[Rook] = rook_attacks(their_king, occ);
   checks_[Queen] = checks_[Bishop] | checks_[Rook];
 }
 
@@ -190,7 +196,7 @@ void MoveOrder::for_each_candidate(F&& f) const {
   };
   for (int i = 0; i < mover_count_; ++i) {
     Square from = movers_[i].from;
-    piece_moves(type_of(pos_.piece_on(from)), from, movers_[i].attacks, emit);
+    piece_moves(movers_[i].type, from, movers_[i].attacks, emit);
   }
   Square k = pos_.king(us_);
   piece_moves(King, k, king_attacks(k) & ~enemy_attacks_, emit);

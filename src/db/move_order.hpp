@@ -45,8 +45,10 @@ class MoveOrder {
 
   struct Mover {
     Square from;
+    PieceType type;
     Bitboard attacks;
   };
+  Bitboard piece_attacks(Color c, Mover* out, int* count) const;
   const Position& pos_;
   Color us_;
   Mover movers_[15];        // our pieces other than pawns and king, with what they attack
