@@ -138,12 +138,15 @@ MoveOrder::MoveOrder(const Position& pos) : pos_(pos), us_(pos.side_to_move()) {
 // Scores, higher likelier, for the moves of one piece (not a pawn) from `from`.
 template <class F>
 void MoveOrder::piece_moves(PieceType t, Square from, Bitboard dests, F&& f) const {
-  int value = PieceValue[t];
-  int base = Quiet.from[us_][t][from] + ((threatened_ & square_bb(from)) ? value / 5 : 0);
+  // Locals, not members, in the loop: the callback's stores could alias members.
+  const int value = PieceValue[t], unsafe_cost = value / 3;
+  const int base = Quiet.from[us_][t][from] + ((threatened_ & square_bb(from)) ? value / 5 : 0);
+  const std::int16_t* to_value = Quiet.to[us_][t];
+  const Bitboard checks = checks_[t], unsafe = unsafe_;
   for (Bitboard b = dests & ~pos_.pieces(); b;) {
     Square to = pop_lsb(b);
     Bitboard bb = square_bb(to);
-    f(Move(from, to), base + Quiet.to[us_][t][to] + ((checks_[t] & bb) ? Check : 0) - ((unsafe_ & bb) ? value / 3 : 0));
+    f(Move(from, to), base + to_value[to] + ((checks & bb) ? Check : 0) - ((unsafe & bb) ? unsafe_cost : 0));
   }
   for (Bitboard b = dests & pos_.pieces(~us_); b;) {
     Square to = pop_lsb(b);
@@ -163,6 +166,8 @@ void MoveOrder::pawn_moves(F&& f) const {
   Bitboard pawns = pos_.pieces(us_, Pawn), empty = ~pos_.pieces(), enemies = pos_.pieces(~us_);
   Bitboard last = us_ == White ? rank_bb(7) : rank_bb(0), third = us_ == White ? rank_bb(2) : rank_bb(5);
   int up = us_ == White ? 8 : -8;
+  const std::int16_t *to_value = Quiet.to[us_][Pawn], *from_value = Quiet.from[us_][Pawn];
+  const Bitboard checks = checks_[Pawn], loss = pawn_loss_;
   auto emit = [&](Bitboard dests, int step) {
     for (Bitboard b = dests; b;) {
       Square to = pop_lsb(b), from = Square(to - step);
@@ -173,8 +178,7 @@ void MoveOrder::pawn_moves(F&& f) const {
       } else if (enemies & bb) {
         f(Move(from, to), capture_score(type_of(pos_.piece_on(to)), PieceValue[Pawn], to));
       } else {
-        int check = (checks_[Pawn] & bb) ? Check : 0, loss = (pawn_loss_ & bb) ? PawnLoss : 0;
-        f(Move(from, to), Quiet.to[us_][Pawn][to] + Quiet.from[us_][Pawn][from] + check - loss);
+        f(Move(from, to), to_value[to] + from_value[from] + ((checks & bb) ? Check : 0) - ((loss & bb) ? PawnLoss : 0));
       }
     }
   };
@@ -226,9 +230,12 @@ int MoveOrder::keys(std::int64_t* out) const {
 
 int MoveOrder::rank(Move m) const {
   std::int64_t k[256], mine = -1;
-  int n = keys(k);
-  for (int i = 0; i < n; ++i)
-    if ((k[i] & 0xFFFF) == m.raw()) mine = k[i];
+  int n = 0;
+  for_each_candidate([&](Move x, int score) {
+    k[n] = (std::int64_t(-score) << 16) | x.raw();
+    if (x == m) mine = k[n];
+    ++n;
+  });
   if (mine == -1) return -1;
   int rank = 0;
   for (int i = 0; i < n; ++i) rank += k[i] < mine;
