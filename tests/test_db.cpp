@@ -112,6 +112,20 @@ TEST_CASE("db codec: each legal move has its own symbol and no other symbol deco
   CHECK(positions > 3000);
 }
 
+// Stored games are read with the code they were written with: any change to the move
+// order or the Huffman table must come with a new schema version. This pins both.
+TEST_CASE("db codec: the stored form of a known line does not change", "[db]") {
+  std::vector<game::GameRecord> games;
+  game::PipelineCallbacks cb;
+  cb.game = [&](const game::InputReport&, game::GameRecord& r) { games.push_back(std::move(r)); };
+  std::string line = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 *\n";
+  game::run_pipeline(std::vector<game::PipelineInput>{{"line", line}}, game::PipelineOptions{}, cb);
+  REQUIRE(games.size() == 1);
+  const auto& g = games[0];
+  CHECK(db::move_symbols(g.start_position, g.mainline) == std::string("\x04\x03\x00\x02\x05\x12\x05\x00\x00\x05", 10));
+  CHECK(db::encode_moves(g.start_position, g.mainline) == std::string("\x0a\x87\x1a\x5c\x48\x24", 6));
+}
+
 TEST_CASE("db codec: every symbol packs and unpacks whole or as a prefix", "[db]") {
   std::string all;
   for (int s = 0; s < 256; ++s) all += char(s);

@@ -34,10 +34,10 @@ namespace {
 
 constexpr unsigned char NullMove = 255;
 
-
 // ---- Huffman code of symbols ----
 // How often each rank was played, measured on corpora other than the benchmark's
 // (bench/tools/codec_stats.cpp prints this table); the null move and ranks never seen count 1.
+// Stored games depend on it: like the move order, it changes only with the schema version.
 constexpr std::uint32_t RankCounts[] = {
     69421, 34468, 22032, 16159, 14714, 10820, 9432, 8058, 7178, 6285, 5636, 5715,
     4804,  4663,  4352,  4150,  3648,  3417, 3341, 3212, 2849, 2720, 2439, 2106,
@@ -89,7 +89,8 @@ std::array<std::uint8_t, 256> huffman_lengths(const std::array<std::uint64_t, 25
   return length;
 }
 
-// Rare symbols are given a floor weight, which keeps every code within 32 bits.
+// Rare symbols are given a floor weight of 2^-20 of the total, which keeps every code
+// within 32 bits. Ties break by symbol, so the code is the same on every platform.
 HuffmanCode make_code() {
   std::array<std::uint64_t, 256> freq{};
   std::uint64_t total = 0;
@@ -97,7 +98,7 @@ HuffmanCode make_code() {
   for (auto& f : freq) f = std::max<std::uint64_t>(f * 1024, total >> 10 | 1);
   auto length = huffman_lengths(freq);
   HuffmanCode h{};
-  std::uint8_t n = 0;
+  std::size_t n = 0;
   for (unsigned len = 1; len <= 32; ++len)
     for (int s = 0; s < 256; ++s)
       if (length[std::size_t(s)] == len) h.sorted[n++] = std::uint8_t(s), ++h.count[len];
