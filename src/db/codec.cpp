@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "qipu/board/movegen.hpp"
+#include "qipu/db/sqlite.hpp"
 #include "move_order.hpp"
 
 namespace qipu::db {
@@ -213,7 +214,10 @@ bool get_line_notes(std::string_view& in, const Position& start, game::Line& lin
 
 unsigned char move_symbol(const Position& pos, Move m) {
   if (m.is_null()) return NullMove;
-  return static_cast<unsigned char>(MoveOrder(pos).rank(m));  // a legal move is always a candidate
+  int rank = MoveOrder(pos).rank(m);  // a legal move is always a candidate
+  if (rank < 0 || rank >= NullMove)
+    throw DbError("a move ranked " + std::to_string(rank) + " in a position with that many moves cannot be stored");
+  return static_cast<unsigned char>(rank);
 }
 
 Move move_of_symbol(const Position& pos, unsigned char symbol) {

@@ -229,21 +229,15 @@ int MoveOrder::keys(std::int64_t* out) const {
 }
 
 int MoveOrder::rank(Move m) const {
-  std::int64_t k[256], mine = -1;
-  int n = 0;
-  for_each_candidate([&](Move x, int score) {
-    k[n] = (std::int64_t(-score) << 16) | x.raw();
-    if (x == m) mine = k[n];
-    ++n;
-  });
-  if (mine == -1) return -1;
-  int rank = 0;
-  for (int i = 0; i < n; ++i) rank += k[i] < mine;
-  return rank;
+  std::int64_t k[MaxCandidates];
+  int n = keys(k);
+  auto mine = std::find_if(k, k + n, [&](std::int64_t key) { return (key & 0xFFFF) == m.raw(); });
+  if (mine == k + n) return -1;
+  return int(std::count_if(k, k + n, [&](std::int64_t key) { return key < *mine; }));
 }
 
 Move MoveOrder::at_rank(int rank) const {
-  std::int64_t k[256];
+  std::int64_t k[MaxCandidates];
   int n = keys(k);
   if (rank >= n) return Move::none();
   std::nth_element(k, k + rank, k + n);

@@ -42,7 +42,10 @@ class MoveOrder {
   void pawn_moves(F&& f) const;
   [[nodiscard]] int capture_score(PieceType victim, int capturer_value, Square to) const;
   [[nodiscard]] bool evades(Move m) const;
-  // The candidates' sort keys, into `out` (room for 256); returns how many.
+  // Room for every candidate of any position a FEN may set up: 15 queens move to at most
+  // 27 squares each, the king to 8, and it may castle twice.
+  static constexpr int MaxCandidates = 15 * 27 + 8 + 2;
+  // The candidates' sort keys, into `out` (room for MaxCandidates); returns how many.
   int keys(std::int64_t* out) const;
 
   struct Mover {

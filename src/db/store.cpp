@@ -146,7 +146,9 @@ std::unique_ptr<Connection> open_database(const std::string& path, Connection::M
   return db;
 }
 
-EncodedGame encode_game(const game::GameRecord& rec) {
+namespace {
+
+EncodedGame encode_moves_and_keys(const game::GameRecord& rec) {
   EncodedGame e;
   e.keys.reserve(rec.mainline.size() + 1);
   e.keys.push_back(rec.start_position.key());
@@ -159,6 +161,19 @@ EncodedGame encode_game(const game::GameRecord& rec) {
   e.notes = encode_annotations(rec);
   return e;
 }
+
+}  // namespace
+
+EncodedGame encode_game(const game::GameRecord& rec) {
+  try {
+    return encode_moves_and_keys(rec);
+  } catch (const DbError& err) {
+    EncodedGame e;
+    e.error = err.what();
+    return e;
+  }
+}
+
 
 std::string written_date(std::int64_t date_sort) {
   char buf[16];

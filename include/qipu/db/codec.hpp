@@ -21,7 +21,8 @@ std::string encode_moves(const Position& start, const game::Line& line);
 bool decode_moves(const Position& start, std::string_view blob, game::Line& line);
 
 // The steps in between, for searches that compare games move by move without replaying.
-// The symbol of a legal move.
+// The symbol of a legal move. Throws DbError for a move ranked past 254, possible only in
+// set-ups with many queens.
 unsigned char move_symbol(const Position& pos, Move m);
 // Symbols of a fully replayed line, one byte a move; `visit` sees the position after
 // each move (the importer takes its keys there, replaying once).

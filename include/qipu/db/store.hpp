@@ -35,6 +35,7 @@ struct EncodedGame {
   std::vector<Key> keys;       // every mainline position, from ply 0
   std::string material;        // final material signature (db/search.hpp)
   std::string eco, opening, variation;  // ECO classification (db/eco.hpp); eco is used only without an ECO tag
+  std::string error;           // why the game cannot be stored (then it is a reject), or empty
 };
 EncodedGame encode_game(const game::GameRecord& rec);
 
