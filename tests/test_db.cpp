@@ -239,6 +239,13 @@ TEST_CASE("db game indexes are made at the end of a bulk import and again on ope
   import_games(*conn, games, {});
   CHECK(count_rows(*conn, count) == made);
   CHECK(count_rows(*conn, "SELECT count(*) FROM game") == std::int64_t(games.size()));
+  db::ImportOptions again;
+  again.allow_duplicates = true;
+  db::Importer imp(*conn, again);
+  CHECK(count_rows(*conn, count) == made);  // a table with games keeps its indexes while it grows
+  for (const auto& g : games) imp.add("test", g, db::encode_game(g));
+  imp.finish();
+  CHECK(count_rows(*conn, "SELECT count(*) FROM game") == 2 * std::int64_t(games.size()));
 }
 
 TEST_CASE("db import skips duplicates and keeps rejects whole", "[db]") {
