@@ -20,7 +20,9 @@ class MoveList {
   [[nodiscard]] bool contains(Move m) const;
 
  private:
-  Move moves_[256];  // no legal position has more than 218 moves
+  // No reachable position has more than 218 moves, but a FEN may set up any position
+  // with 16 pieces a side: at most 15 queens (27 moves each), a king (8) and 2 castlings.
+  Move moves_[15 * 27 + 8 + 2];
   std::size_t size_ = 0;
 };
 
