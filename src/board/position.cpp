@@ -377,6 +377,15 @@ Bitboard Position::attackers_to(Square s, Color by, Bitboard occ) const {
          pieces(by);
 }
 
+// Sliders one by one rather than through the magic tables: replay calls this after every
+// move, for kings on many squares, where the tables miss the cache.
+void Position::find_checkers() {
+  Square k = king(side_);
+  Color them = ~side_;
+  Bitboard leapers = (pawn_attacks(side_, k) & pieces(Pawn)) | (knight_attacks(k) & pieces(Knight));
+  checkers_ = (leapers & pieces(them)) | sliders_reaching(k, pieces(them, Rook, Queen), pieces(them, Bishop, Queen), pieces());
+}
+
 Bitboard Position::pinned(Color c) const {
   Square k = king(c);
   Bitboard snipers = ((rook_attacks(k, 0) & pieces(Rook, Queen)) | (bishop_attacks(k, 0) & pieces(Bishop, Queen))) &

@@ -103,7 +103,7 @@ class Position {
   void remove(Square s);
   void move_piece(Square from, Square to);
   void set_ep_after_double_push(Square to);
-  void find_checkers() { checkers_ = attackers_to(king(side_), ~side_); }
+  void find_checkers();
   [[nodiscard]] std::string check_setup() const;
   [[nodiscard]] std::string castling_fen() const;
   friend struct FenReader;
