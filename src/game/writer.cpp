@@ -34,12 +34,14 @@ std::size_t width_of(std::string_view s) {
 class MovetextLines {
  public:
   MovetextLines(std::string& out, std::size_t width) : out_(out), width_(width), line_start_(out.size()) {}
-  void add(std::string_view token) {
+  void add(std::string_view token) { unit() += token; }
+  // Starts the next unit and returns it for the caller to write into.
+  std::string& unit() {
     if (has_pending_) place();
     pending_.assign(open_);
-    pending_ += token;
     has_pending_ = true;
     open_.clear();
+    return pending_;
   }
   void open_paren() { open_ += '('; }
   void close_paren() {
@@ -135,21 +137,20 @@ class Writer {
     // A comment holding '}' cannot stand in braces; a ; comment keeps it whole when it
     // has no newline. (Built with += : GCC 12 warns falsely on assign().append().)
     bool braces = text.find('}') == std::string::npos;
-    text_.clear();
-    text_ += braces ? '{' : ';';
-    text_ += text;
-    if (braces) text_ += '}';
-    lines_.add(text_);
+    std::string& t = lines_.unit();
+    t += braces ? '{' : ';';
+    t += text;
+    if (braces) t += '}';
     if (!braces) lines_.end_line();
     need_number_ = true;
   }
 
   // The move number that goes before a move, kept on one line with it.
-  void number(Place at, bool force) {
+  void number(std::string& t, Place at, bool force) {
     if (at.side == Black && !force) return;
     char digits[16];
-    text_.append(digits, std::to_chars(digits, digits + sizeof digits, at.fullmove).ptr);
-    text_ += at.side == White ? ". " : "... ";
+    t.append(digits, std::to_chars(digits, digits + sizeof digits, at.fullmove).ptr);
+    t += at.side == White ? ". " : "... ";
   }
 
   // Writes a line of moves from `at`; unreplayed moves keep their text. The board is
@@ -175,17 +176,16 @@ class Writer {
   }
 
   void write_move(const MoveNode& node, Place& at, bool replaying) {
-    text_.clear();
-    number(at, need_number_);
+    std::string& t = lines_.unit();
+    number(t, at, need_number_);
     need_number_ = false;
     if (replaying) {
-      append_move(text_, node.move, shape_of(node), notation_, o_.style);
+      append_move(t, node.move, shape_of(node), notation_, o_.style);
     } else {
-      text_ += node.token();
+      t += node.token();
       if (board_) board_->play(Move::null());  // after an unreplayed token only the move count moves on
     }
     at.advance();
-    lines_.add(text_);
   }
 
   // The node's shape, or (for a game without shapes) the one found on the board,
@@ -200,10 +200,9 @@ class Writer {
 
   void annotations(const Annotations& a, Place before, const std::optional<Position>& board_before) {
     for (auto nag : a.nags) {
-      text_.clear();
-      text_ += '$';
-      text_ += std::to_string(nag);
-      lines_.add(text_);
+      std::string& t = lines_.unit();
+      t += '$';
+      t += std::to_string(nag);
     }
     for (const auto& c : a.comments) comment(c);
     for (const auto& v : a.variations) {
@@ -221,7 +220,6 @@ class Writer {
   const WriterOptions& o_;
   const Notation& notation_;
   MovetextLines lines_;
-  std::string text_;                // the unit being written
   std::optional<Position> board_;   // the position, when moves lack shapes
   bool need_number_ = true;
 };

@@ -233,10 +233,7 @@ void append_move(std::string& out, Move m, const SanShape& shape, const Notation
   if (m.kind() == MoveKind::Castling && !m.is_null()) {
     out += castling_text(m.to() < m.from(), notation, style);
   } else {
-    std::size_t at = out.size();
-    append_san_body(out, m, shape, notation.names);
-    std::size_t word = notation.names.pieces[shape.piece].size();
-    if (style.spaced && !m.is_null() && shape.piece != Pawn && word > 0) out.insert(at + word, 1, ' ');
+    append_san_body(out, m, shape, notation.names, style.spaced);
   }
   if (shape.suffix != San::Suffix::None) out += shape.suffix == San::Suffix::Check ? '+' : '#';
 }

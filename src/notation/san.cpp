@@ -354,7 +354,7 @@ San::Suffix check_suffix(const Position& after) {
   return has_legal_move(after) ? San::Suffix::Check : San::Suffix::Mate;
 }
 
-void append_san_body(std::string& out, Move m, const SanShape& shape, const PieceNames& names) {
+void append_san_body(std::string& out, Move m, const SanShape& shape, const PieceNames& names, bool spaced) {
   if (m.is_null()) {
     out += "--";
     return;
@@ -365,15 +365,16 @@ void append_san_body(std::string& out, Move m, const SanShape& shape, const Piec
   }
   Square from = m.from(), to = m.to();
   out += names.pieces[shape.piece];
-  char squares[6];  // [file][rank][x]square, appended at once
-  char* p = squares;
+  char rest[8];  // [space][file][rank][x]square[=], appended at once
+  char* p = rest;
+  if (spaced && shape.piece != Pawn) *p++ = ' ';
   if (shape.from_file) *p++ = char('a' + file_of(from));
   if (shape.from_rank) *p++ = char('1' + rank_of(from));
   if (shape.capture) *p++ = 'x';
   *p++ = char('a' + file_of(to));
   *p++ = char('1' + rank_of(to));
   if (m.kind() == MoveKind::Promotion) *p++ = '=';
-  out.append(squares, p);
+  out.append(rest, p);
   if (m.kind() == MoveKind::Promotion) out += names.pieces[m.promotion()];
 }
 

@@ -77,8 +77,10 @@ SanShape san_shape(const Position& before, Move m);
 SanShape san_shape(const Position& before, Move m, const San& written);
 // + or # as the position after a move calls for.
 San::Suffix check_suffix(const Position& after);
-// Appends the SAN body (no suffix) of a move of the given shape.
-void append_san_body(std::string& out, Move m, const SanShape& shape, const PieceNames& names = english_names());
+// Appends the SAN body (no suffix) of a move of the given shape; `spaced` puts a space
+// after the piece word ("马 f3").
+void append_san_body(std::string& out, Move m, const SanShape& shape, const PieceNames& names = english_names(),
+                     bool spaced = false);
 
 // Canonical SAN of a legal move, with + or # (playing the move to find out).
 std::string format_san(const Position& pos, Move m, const PieceNames& names = english_names());
