@@ -88,9 +88,10 @@ constexpr QuietTables make_tables() {
 constexpr QuietTables Quiet = make_tables();
 
 // Quiet moves by value, for counting them a set at a time: per side and kind, the
-// squares whose value is at least (level + LowestLevel) * SquareWeight. The kinds are the
-// piece types, whose value is the to-square's; Pawn, a single push's to- and from-square
-// values; and NoPieceType, a double push's.
+// squares whose value is at least (i - 1 + LowestLevel) * SquareWeight, i from 0 (every
+// square) to Levels + 1 (none). The kinds are the piece types, whose value is the
+// to-square's; Pawn, a single push's to- and from-square values; and NoPieceType, a
+// double push's.
 constexpr int LowestLevel = -32, Levels = 64;
 constexpr int quiet_value(int c, int kind, int to) {
   int up = c == White ? 8 : -8, from = to - (kind == NoPieceType ? 2 * up : up);
@@ -98,7 +99,7 @@ constexpr int quiet_value(int c, int kind, int to) {
   return from < 0 || from > 63 ? 0 : Quiet.to[c][Pawn][to] + Quiet.from[c][Pawn][from];
 }
 struct QuietLevels {
-  Bitboard at_least[2][7][Levels + 1];
+  Bitboard at_least[2][7][Levels + 2];
   int top[2][7];  // the highest value
 };
 constexpr QuietLevels make_levels() {
@@ -106,10 +107,10 @@ constexpr QuietLevels make_levels() {
   for (int c = 0; c < 2; ++c)
     for (int kind = 0; kind < 7; ++kind)
       for (int to = 0; to < 64; ++to) {
-        int level = quiet_value(c, kind, to) / SquareWeight - LowestLevel;
+        int value = quiet_value(c, kind, to), level = value / SquareWeight - LowestLevel;
         if (level < 0 || level >= Levels) throw "a quiet value outside the levels";
-        for (int l = 0; l <= level; ++l) t.at_least[c][kind][l] |= Bitboard(1) << to;
-        if (to == 0 || quiet_value(c, kind, to) > t.top[c][kind]) t.top[c][kind] = quiet_value(c, kind, to);
+        for (int i = 0; i <= level + 1; ++i) t.at_least[c][kind][i] |= Bitboard(1) << to;
+        if (to == 0 || value > t.top[c][kind]) t.top[c][kind] = value;
       }
   return t;
 }
@@ -117,14 +118,11 @@ constexpr QuietLevels Levelled = make_levels();
 
 constexpr int floor_div(int a, int b) { return a / b - (a % b < 0); }
 
-// Of the squares with these levels, those whose value is above x, and equal to x.
-Bitboard valued_above(const Bitboard* at_least, int x) {
-  return at_least[std::clamp(floor_div(x, SquareWeight) + 1 - LowestLevel, 0, Levels)];
-}
-Bitboard valued_at(const Bitboard* at_least, int x) {
-  int level = x / SquareWeight - LowestLevel;
-  if (x % SquareWeight || level < 0 || level >= Levels) return 0;
-  return at_least[level] & ~at_least[level + 1];
+// Of the squares with these levels, those valued above x, and those valued x among `earlier`.
+Bitboard valued_over(const Bitboard* at_least, int x, Bitboard earlier) {
+  int level = std::clamp(floor_div(x, SquareWeight) - LowestLevel, -1, Levels - 1);
+  Bitboard ties = x % SquareWeight ? 0 : earlier;
+  return at_least[level + 2] | (at_least[level + 1] & ties);
 }
 
 // The squares below k.
@@ -280,9 +278,11 @@ void MoveOrder::for_each_candidate(bool quiet, F&& f) const {
   auto emit = [&](Move m, int score) {
     if (!in_check_ || evades(m)) f(m, score);
   };
-  for (int i = 0; i < mover_count_; ++i) piece_moves(movers_[i].type, movers_[i].from, movers_[i].attacks, quiet, emit);
+  const Bitboard targets = quiet ? ~Bitboard(0) : pos_.pieces(~us_);
+  for (int i = 0; i < mover_count_; ++i)
+    if (movers_[i].attacks & targets) piece_moves(movers_[i].type, movers_[i].from, movers_[i].attacks, quiet, emit);
   Square k = pos_.king(us_);
-  piece_moves(King, k, king_attacks(k) & ~enemy_attacks_, quiet, emit);
+  if (Bitboard dests = king_attacks(k) & ~enemy_attacks_; dests & targets) piece_moves(King, k, dests, quiet, emit);
   if (!in_check_)
     for (bool long_side : {false, true}) {
       int idx = castling_index(us_, long_side);
@@ -295,7 +295,7 @@ void MoveOrder::for_each_candidate(bool quiet, F&& f) const {
 // The quiet moves of one kind (db::QuietLevels) to `dests` that beat a move scoring
 // `mine`, by destination: each scores `base` plus its square's value, plus Check on
 // `checks`, less `cost` on `unsafe`. Equal scores beat it on the squares `earlier`.
-Bitboard MoveOrder::quiet_beating(int kind, Bitboard dests, int base, Bitboard checks, Bitboard unsafe, int cost, int mine,
+[[gnu::always_inline]] inline Bitboard MoveOrder::quiet_beating(int kind, Bitboard dests, int base, Bitboard checks, Bitboard unsafe, int cost, int mine,
                                   Bitboard earlier) const {
   if (mine - base - Check > Levelled.top[us_][kind]) return 0;  // not even its best square with a check
   const Bitboard* at_least = Levelled.at_least[us_][kind];
@@ -305,7 +305,7 @@ Bitboard MoveOrder::quiet_beating(int kind, Bitboard dests, int base, Bitboard c
       Bitboard group = dests & check_side & unsafe_side;
       if (!group) continue;
       int x = mine - base - (check_side == checks ? Check : 0) + (unsafe_side == unsafe ? cost : 0);
-      beating |= group & (valued_above(at_least, x) | (valued_at(at_least, x) & earlier));
+      beating |= group & valued_over(at_least, x, earlier);
     }
   return beating;
 }
