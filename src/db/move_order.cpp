@@ -297,7 +297,7 @@ void MoveOrder::for_each_candidate(bool quiet, F&& f) const {
 // `checks`, less `cost` on `unsafe`. Equal scores beat it on the squares `earlier`.
 [[gnu::always_inline]] inline Bitboard MoveOrder::quiet_beating(int kind, Bitboard dests, int base, Bitboard checks, Bitboard unsafe, int cost, int mine,
                                   Bitboard earlier) const {
-  if (mine - base - Check > Levelled.top[us_][kind]) return 0;  // not even its best square with a check
+  if (mine - base - ((dests & checks) ? Check : 0) > Levelled.top[us_][kind]) return 0;  // not even its best square
   const Bitboard* at_least = Levelled.at_least[us_][kind];
   Bitboard beating = 0;
   for (Bitboard check_side : {checks, ~checks})
