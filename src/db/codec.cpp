@@ -214,8 +214,8 @@ bool get_line_notes(std::string_view& in, const Position& start, game::Line& lin
 
 unsigned char move_symbol(const Position& pos, Move m) {
   if (m.is_null()) return NullMove;
-  int rank = MoveOrder(pos).rank(m);  // a legal move is always a candidate
-  if (rank < 0 || rank >= NullMove)
+  int rank = MoveOrder(pos).rank(m);
+  if (rank >= NullMove)
     throw DbError("a move ranked " + std::to_string(rank) + " in a position with that many moves cannot be stored");
   return static_cast<unsigned char>(rank);
 }

@@ -9,6 +9,7 @@ namespace qipu::db {
 namespace {
 
 constexpr int PieceValue[7] = {0, 100, 300, 320, 500, 900, 0};
+constexpr int QueenPromotion = 20000, UnderPromotion = -20000;
 constexpr int Castle = 300, Check = 40, Capture = 200, WorstCapture = -300, PawnLoss = 40, SquareWeight = 4;
 
 // Quiet moves: 8 ln(played / available) for a piece type moving to, and from, each
@@ -86,6 +87,47 @@ constexpr QuietTables make_tables() {
 }
 constexpr QuietTables Quiet = make_tables();
 
+// Quiet moves by value, for counting them a set at a time: per side and kind, the
+// squares whose value is at least (i - 1 + LowestLevel) * SquareWeight, i from 0 (every
+// square) to Levels + 1 (none). The kinds are the piece types, whose value is the
+// to-square's; Pawn, a single push's to- and from-square values; and NoPieceType, a
+// double push's.
+constexpr int LowestLevel = -32, Levels = 64;
+constexpr int quiet_value(int c, int kind, int to) {
+  int up = c == White ? 8 : -8, from = to - (kind == NoPieceType ? 2 * up : up);
+  if (kind > Pawn) return Quiet.to[c][kind][to];
+  return from < 0 || from > 63 ? 0 : Quiet.to[c][Pawn][to] + Quiet.from[c][Pawn][from];
+}
+struct QuietLevels {
+  Bitboard at_least[2][7][Levels + 2];
+  int top[2][7];  // the highest value
+};
+constexpr QuietLevels make_levels() {
+  QuietLevels t{};
+  for (int c = 0; c < 2; ++c)
+    for (int kind = 0; kind < 7; ++kind)
+      for (int to = 0; to < 64; ++to) {
+        int value = quiet_value(c, kind, to), level = value / SquareWeight - LowestLevel;
+        if (level < 0 || level >= Levels) throw "a quiet value outside the levels";
+        for (int i = 0; i <= level + 1; ++i) t.at_least[c][kind][i] |= Bitboard(1) << to;
+        if (to == 0 || value > t.top[c][kind]) t.top[c][kind] = value;
+      }
+  return t;
+}
+constexpr QuietLevels Levelled = make_levels();
+
+constexpr int floor_div(int a, int b) { return a / b - (a % b < 0); }
+
+// Of the squares with these levels, those valued above x, and those valued x among `earlier`.
+Bitboard valued_over(const Bitboard* at_least, int x, Bitboard earlier) {
+  int level = std::clamp(floor_div(x, SquareWeight) - LowestLevel, -1, Levels - 1);
+  Bitboard ties = x % SquareWeight ? 0 : earlier;
+  return at_least[level + 2] | (at_least[level + 1] & ties);
+}
+
+// The squares below k.
+Bitboard below(int k) { return k <= 0 ? 0 : k >= 64 ? ~Bitboard(0) : (Bitboard(1) << k) - 1; }
+
 Bitboard pawn_attack_set(Color c, Bitboard pawns) {
   constexpr Bitboard NotFileA = ~file_bb(0), NotFileH = ~file_bb(7);
   if (c == White) return ((pawns << 7) & NotFileH) | ((pawns << 9) & NotFileA);
@@ -135,23 +177,22 @@ MoveOrder::MoveOrder(const Position& pos) : pos_(pos), us_(pos.side_to_move()) {
   checks_[Queen] = checks_[Bishop] | checks_[Rook];
 }
 
-// Scores, higher likelier, for the moves of one piece (not a pawn) from `from`.
-template <class F>
-void MoveOrder::piece_moves(PieceType t, Square from, Bitboard dests, F&& f) const {
-  // Locals, not members, in the loop: the callback's stores could alias members.
-  const int value = PieceValue[t], unsafe_cost = value / 3;
-  const int base = Quiet.from[us_][t][from] + ((threatened_ & square_bb(from)) ? value / 5 : 0);
-  const std::int16_t* to_value = Quiet.to[us_][t];
-  const Bitboard checks = checks_[t], unsafe = unsafe_;
-  for (Bitboard b = dests & ~pos_.pieces(); b;) {
-    Square to = pop_lsb(b);
-    Bitboard bb = square_bb(to);
-    f(Move(from, to), base + to_value[to] + ((checks & bb) ? Check : 0) - ((unsafe & bb) ? unsafe_cost : 0));
-  }
-  for (Bitboard b = dests & pos_.pieces(~us_); b;) {
-    Square to = pop_lsb(b);
-    f(Move(from, to), capture_score(type_of(pos_.piece_on(to)), value, to));
-  }
+// What a quiet move of a piece (not a pawn) scores for leaving `from`: how often the
+// piece leaves it, more when it is under attack.
+int MoveOrder::quiet_base(PieceType t, Square from) const {
+  return Quiet.from[us_][t][from] + ((threatened_ & square_bb(from)) ? PieceValue[t] / 5 : 0);
+}
+
+// What it scores for arriving on `to`, given the destinations where it checks.
+int MoveOrder::quiet_gain(PieceType t, Square to, Bitboard checks) const {
+  Bitboard bb = square_bb(to);
+  return Quiet.to[us_][t][to] + ((checks & bb) ? Check : 0) - ((unsafe_ & bb) ? PieceValue[t] / 3 : 0);
+}
+
+int MoveOrder::pawn_push_score(Square from, Square to) const {
+  Bitboard bb = square_bb(to);
+  return Quiet.to[us_][Pawn][to] + Quiet.from[us_][Pawn][from] + ((checks_[Pawn] & bb) ? Check : 0) -
+         ((pawn_loss_ & bb) ? PawnLoss : 0);
 }
 
 // What a capture wins, the capturer lost when the victim is guarded.
@@ -161,30 +202,61 @@ int MoveOrder::capture_score(PieceType victim, int capturer_value, Square to) co
   return Capture + std::max(gain, WorstCapture) + PieceValue[victim] / 10;
 }
 
+int MoveOrder::promotion_score(PieceType t) { return t == Queen ? QueenPromotion : UnderPromotion + t; }
+
+// The score for_each_candidate gives a candidate.
+int MoveOrder::score(Move m) const {
+  Square from = m.from(), to = m.to();
+  PieceType t = type_of(pos_.piece_on(from));
+  switch (m.kind()) {
+    case MoveKind::Castling: return Castle;
+    case MoveKind::Promotion: return promotion_score(m.promotion());
+    case MoveKind::EnPassant: return capture_score(Pawn, PieceValue[Pawn], to);
+    case MoveKind::Normal: break;
+  }
+  if (Piece victim = pos_.piece_on(to); victim != NoPiece) return capture_score(type_of(victim), PieceValue[t], to);
+  if (t == Pawn) return pawn_push_score(from, to);
+  return quiet_base(t, from) + quiet_gain(t, to, checks_[t]);
+}
+
+// Scores, higher likelier, for the moves of one piece (not a pawn) from `from`: its
+// captures, and its quiet moves when asked.
 template <class F>
-void MoveOrder::pawn_moves(F&& f) const {
-  Bitboard pawns = pos_.pieces(us_, Pawn), empty = ~pos_.pieces(), enemies = pos_.pieces(~us_);
-  Bitboard last = us_ == White ? rank_bb(7) : rank_bb(0), third = us_ == White ? rank_bb(2) : rank_bb(5);
+void MoveOrder::piece_moves(PieceType t, Square from, Bitboard dests, bool quiet, F&& f) const {
+  if (quiet) {
+    const int base = quiet_base(t, from);
+    const Bitboard checks = checks_[t];
+    for (Bitboard b = dests & ~pos_.pieces(); b;) {
+      Square to = pop_lsb(b);
+      f(Move(from, to), base + quiet_gain(t, to, checks));
+    }
+  }
+  for (Bitboard b = dests & pos_.pieces(~us_); b;) {
+    Square to = pop_lsb(b);
+    f(Move(from, to), capture_score(type_of(pos_.piece_on(to)), PieceValue[t], to));
+  }
+}
+
+template <class F>
+void MoveOrder::pawn_moves(bool quiet, F&& f) const {
+  Bitboard pawns = pos_.pieces(us_, Pawn), enemies = pos_.pieces(~us_);
+  Bitboard last = us_ == White ? rank_bb(7) : rank_bb(0);
   int up = us_ == White ? 8 : -8;
-  const std::int16_t *to_value = Quiet.to[us_][Pawn], *from_value = Quiet.from[us_][Pawn];
-  const Bitboard checks = checks_[Pawn], loss = pawn_loss_;
   auto emit = [&](Bitboard dests, int step) {
     for (Bitboard b = dests; b;) {
       Square to = pop_lsb(b), from = Square(to - step);
       Bitboard bb = square_bb(to);
       if (last & bb) {
-        for (PieceType t : {Queen, Rook, Bishop, Knight})
-          f(Move(from, to, MoveKind::Promotion, t), t == Queen ? 20000 : -20000 + t);
+        for (PieceType t : {Queen, Rook, Bishop, Knight}) f(Move(from, to, MoveKind::Promotion, t), promotion_score(t));
       } else if (enemies & bb) {
         f(Move(from, to), capture_score(type_of(pos_.piece_on(to)), PieceValue[Pawn], to));
       } else {
-        f(Move(from, to), to_value[to] + from_value[from] + ((checks & bb) ? Check : 0) - ((loss & bb) ? PawnLoss : 0));
+        f(Move(from, to), pawn_push_score(from, to));
       }
     }
   };
-  Bitboard single = push(us_, pawns) & empty;
-  emit(single, up);
-  emit(push(us_, single & third) & empty, 2 * up);
+  emit(single_pushes() & (quiet ? ~Bitboard(0) : last), up);
+  if (quiet) emit(double_pushes(), 2 * up);
   emit(push(us_, pawns & ~file_bb(0)) >> 1 & enemies, up - 1);
   emit(push(us_, pawns & ~file_bb(7)) << 1 & enemies, up + 1);
   if (Square ep = pos_.ep_square(); ep != NoSquare)
@@ -192,25 +264,72 @@ void MoveOrder::pawn_moves(F&& f) const {
       f(Move(pop_lsb(b), ep, MoveKind::EnPassant), capture_score(Pawn, PieceValue[Pawn], ep));
 }
 
-// Every candidate with its score; in check only the legal ones.
+Bitboard MoveOrder::single_pushes() const { return push(us_, pos_.pieces(us_, Pawn)) & ~pos_.pieces(); }
+
+Bitboard MoveOrder::double_pushes() const {
+  Bitboard third = us_ == White ? rank_bb(2) : rank_bb(5);
+  return push(us_, single_pushes() & third) & ~pos_.pieces();
+}
+
+// Every candidate with its score, or only the captures, promotions and castling; in check
+// only the legal ones.
 template <class F>
-void MoveOrder::for_each_candidate(F&& f) const {
+void MoveOrder::for_each_candidate(bool quiet, F&& f) const {
   auto emit = [&](Move m, int score) {
     if (!in_check_ || evades(m)) f(m, score);
   };
-  for (int i = 0; i < mover_count_; ++i) {
-    Square from = movers_[i].from;
-    piece_moves(movers_[i].type, from, movers_[i].attacks, emit);
-  }
+  const Bitboard targets = quiet ? ~Bitboard(0) : pos_.pieces(~us_);
+  for (int i = 0; i < mover_count_; ++i)
+    if (movers_[i].attacks & targets) piece_moves(movers_[i].type, movers_[i].from, movers_[i].attacks, quiet, emit);
   Square k = pos_.king(us_);
-  piece_moves(King, k, king_attacks(k) & ~enemy_attacks_, emit);
+  if (Bitboard dests = king_attacks(k) & ~enemy_attacks_; dests & targets) piece_moves(King, k, dests, quiet, emit);
   if (!in_check_)
     for (bool long_side : {false, true}) {
       int idx = castling_index(us_, long_side);
       Square rook = pos_.castling_rook(idx);
       if (pos_.can_castle(std::uint8_t(1 << idx)) && pos_.castling_legal(k, rook)) f(Move(k, rook, MoveKind::Castling), Castle);
     }
-  pawn_moves(emit);
+  pawn_moves(quiet, emit);
+}
+
+// The quiet moves of one kind (db::QuietLevels) to `dests` that beat a move scoring
+// `mine`, by destination: each scores `base` plus its square's value, plus Check on
+// `checks`, less `cost` on `unsafe`. Equal scores beat it on the squares `earlier`.
+[[gnu::always_inline]] inline Bitboard MoveOrder::quiet_beating(int kind, Bitboard dests, int base, Bitboard checks, Bitboard unsafe, int cost, int mine,
+                                  Bitboard earlier) const {
+  if (mine - base - ((dests & checks) ? Check : 0) > Levelled.top[us_][kind]) return 0;  // not even its best square
+  const Bitboard* at_least = Levelled.at_least[us_][kind];
+  Bitboard beating = 0;
+  for (Bitboard check_side : {checks, ~checks})
+    for (Bitboard unsafe_side : {unsafe, ~unsafe}) {
+      Bitboard group = dests & check_side & unsafe_side;
+      if (!group) continue;
+      int x = mine - base - (check_side == checks ? Check : 0) + (unsafe_side == unsafe ? cost : 0);
+      beating |= group & valued_over(at_least, x, earlier);
+    }
+  return beating;
+}
+
+// The same, for all quiet candidates when not in check: a few set operations per piece.
+int MoveOrder::quiet_beating(int mine, Move m) const {
+  const int raw = m.raw();
+  auto piece = [&](PieceType t, Square from, Bitboard dests) {
+    return popcount(quiet_beating(t, dests & ~pos_.pieces(), quiet_base(t, from), checks_[t], unsafe_,
+                                  PieceValue[t] / 3, mine, below(raw - 64 * from)));
+  };
+  int n = 0;
+  for (int i = 0; i < mover_count_; ++i) n += piece(movers_[i].type, movers_[i].from, movers_[i].attacks);
+  Square k = pos_.king(us_);
+  n += piece(King, k, king_attacks(k) & ~enemy_attacks_);
+  // A push to `to` from to - step is the move 65 to - 64 step.
+  auto pushes_before = [&](int step) { return below((raw + 64 * step + 64) / 65); };
+  int up = us_ == White ? 8 : -8;
+  Bitboard last = us_ == White ? rank_bb(7) : rank_bb(0);
+  // Single and double pushes never share a destination.
+  return n + popcount(quiet_beating(Pawn, single_pushes() & ~last, 0, checks_[Pawn], pawn_loss_, PawnLoss, mine,
+                                    pushes_before(up)) |
+                      quiet_beating(NoPieceType, double_pushes(), 0, checks_[Pawn], pawn_loss_, PawnLoss, mine,
+                                    pushes_before(2 * up)));
 }
 
 // In check: a king move to a safe square, or a block or capture of a single checker by a
@@ -220,25 +339,20 @@ bool MoveOrder::evades(Move m) const {
   return (evasions_ & square_bb(m.to())) && !(pinned_ & square_bb(m.from()));
 }
 
-// Lower comes first; ties go by the move's 16-bit value, so that the order never
-// depends on the order moves are generated in.
-int MoveOrder::keys(std::int64_t* out) const {
-  int n = 0;
-  for_each_candidate([&](Move m, int score) { out[n++] = (std::int64_t(-score) << 16) | m.raw(); });
-  return n;
-}
-
+// Candidates come by score, highest first, then by the move's 16-bit value, so that the
+// order never depends on the order moves are generated in. The rank counts those that
+// come before `m`; out of check, the quiet ones a set at a time.
 int MoveOrder::rank(Move m) const {
-  std::int64_t k[MaxCandidates];
-  int n = keys(k);
-  auto mine = std::find_if(k, k + n, [&](std::int64_t key) { return (key & 0xFFFF) == m.raw(); });
-  if (mine == k + n) return -1;
-  return int(std::count_if(k, k + n, [&](std::int64_t key) { return key < *mine; }));
+  const int mine = score(m);
+  int before = in_check_ ? 0 : quiet_beating(mine, m);
+  for_each_candidate(in_check_, [&](Move c, int s) { before += s > mine || (s == mine && c.raw() < m.raw()); });
+  return before;
 }
 
 Move MoveOrder::at_rank(int rank) const {
   std::int64_t k[MaxCandidates];
-  int n = keys(k);
+  int n = 0;
+  for_each_candidate(true, [&](Move m, int score) { k[n++] = (std::int64_t(-score) << 16) | m.raw(); });
   if (rank >= n) return Move::none();
   std::nth_element(k, k + rank, k + n);
   return Move(std::uint16_t(k[rank] & 0xFFFF));

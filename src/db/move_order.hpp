@@ -27,26 +27,33 @@ class MoveOrder {
  public:
   explicit MoveOrder(const Position& pos);
 
-  // The rank of a candidate move: how many candidates come before it; -1 for a move
-  // that is not a candidate.
+  // The rank of a legal move: how many candidates come before it.
   [[nodiscard]] int rank(Move m) const;
   // The candidate at `rank`; Move::none() past the last. It may be illegal.
   [[nodiscard]] Move at_rank(int rank) const;
 
  private:
   template <class F>
-  void for_each_candidate(F&& f) const;
+  void for_each_candidate(bool quiet, F&& f) const;
   template <class F>
-  void piece_moves(PieceType t, Square from, Bitboard dests, F&& f) const;
+  void piece_moves(PieceType t, Square from, Bitboard dests, bool quiet, F&& f) const;
   template <class F>
-  void pawn_moves(F&& f) const;
+  void pawn_moves(bool quiet, F&& f) const;
+  [[nodiscard]] Bitboard single_pushes() const;
+  [[nodiscard]] Bitboard double_pushes() const;
+  [[nodiscard]] int quiet_beating(int mine, Move m) const;
+  [[nodiscard]] Bitboard quiet_beating(int kind, Bitboard dests, int base, Bitboard checks, Bitboard unsafe, int cost,
+                                  int mine, Bitboard earlier) const;
+  [[nodiscard]] int score(Move m) const;
+  [[nodiscard]] int quiet_base(PieceType t, Square from) const;
+  [[nodiscard]] int quiet_gain(PieceType t, Square to, Bitboard checks) const;
+  [[nodiscard]] int pawn_push_score(Square from, Square to) const;
   [[nodiscard]] int capture_score(PieceType victim, int capturer_value, Square to) const;
+  [[nodiscard]] static int promotion_score(PieceType t);
   [[nodiscard]] bool evades(Move m) const;
   // Room for every candidate of any position a FEN may set up: 15 queens move to at most
   // 27 squares each, the king to 8, and it may castle twice.
   static constexpr int MaxCandidates = 15 * 27 + 8 + 2;
-  // The candidates' sort keys, into `out` (room for MaxCandidates); returns how many.
-  int keys(std::int64_t* out) const;
 
   struct Mover {
     Square from;
