@@ -522,7 +522,7 @@ TEST_CASE("pgn edge corpus reads without crashing", "[pgn][corpus]") {
     CHECK(files > 400);
 }
 
-TEST_CASE("pgn real corpus: one game per [Event line (MANIFEST)", "[pgn][corpus]") {
+TEST_CASE("pgn real corpus: one game per Event tag line (MANIFEST)", "[pgn][corpus]") {
     std::ifstream manifest(QIPU_SHARED "/corpora/MANIFEST.tsv");
     std::string line;
     std::getline(manifest, line);  // header
