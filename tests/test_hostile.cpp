@@ -44,7 +44,7 @@ Run check_text(const std::string& name, const std::string& text) {
   fs::path f = temp_dir("hostile") / (name + ".pgn");
   std::ofstream(f, std::ios::binary) << text;
   Run r = run_qipu("check " + f.string());
-  fs::remove(f);
+  fs::remove_all(f.parent_path());
   note(name, r);
   return r;
 }
@@ -198,6 +198,7 @@ TEST_CASE("hostile: overlong UTF-8, surrogates and NUL bytes", "[hostile]") {
   Run forced = run_qipu("convert --to json --encoding utf-8 " + f.string());
   CHECK(contains(forced.out, "\"Event\":\"\xC3\x80\xC2\xAF"));  // À¯, not '/'
   CHECK_FALSE(contains(forced.out, "\"Event\":\"/"));
+  fs::remove_all(f.parent_path());
   Run nul = check_text("nul_bytes", std::string("[Event \"a\0b\"]\n\n1. e4 \0 e5 *\n", 27));
   expect_refused(nul, ":3:7: error: game 1 (? – ?), move 1... \\x00: unknown move token '\\x00'");
 }
@@ -225,7 +226,7 @@ TEST_CASE("hostile: .gz and .zst bombs are streamed", "[hostile]") {
     note(name + " (3 GiB of NUL)", r);
     expect_refused(r, f.string() + ":1:1: error: game 1: game larger than 67108864 bytes; skipped");
     CHECK(lines_of(r.out).back() == "0 games, 0 valid, 0 invalid, 0 warnings");
-    fs::remove(f);
+    fs::remove_all(f.parent_path());
   }
 }
 
@@ -312,18 +313,21 @@ TEST_CASE("hostile: an import onto a full disk", "[hostile][db]") {
     fs::remove_all(dir);
     return;
   }
-  struct Unmount {
-    fs::path p;
-    ~Unmount() { umount2(p.c_str(), MNT_DETACH); }
-  } unmount{mnt};
-  Run r = run_qipu("import --batch 500 --db " + db.string() + " " + pgn.string());
-  note("import onto a full 3 MB disk", r);
-  expect_refused(r, "qipu import: " + db.string() + ": database or disk is full");
-  CHECK(r.code == 2);
-  // Only whole batches: the first games of a clean import, each one whole.
-  auto games = stored_games(db);
-  CHECK(games.size() % 500 == 0);
-  CHECK(games.size() > 0);
-  CHECK(games.size() < clean.size());
-  CHECK(std::equal(games.begin(), games.end(), clean.begin()));
+  {
+    struct Unmount {
+      fs::path p;
+      ~Unmount() { umount2(p.c_str(), MNT_DETACH); }
+    } unmount{mnt};
+    Run r = run_qipu("import --batch 500 --db " + db.string() + " " + pgn.string());
+    note("import onto a full 3 MB disk", r);
+    expect_refused(r, "qipu import: " + db.string() + ": database or disk is full");
+    CHECK(r.code == 2);
+    // Only whole batches: the first games of a clean import, each one whole.
+    auto games = stored_games(db);
+    CHECK(games.size() % 500 == 0);
+    CHECK(games.size() > 0);
+    CHECK(games.size() < clean.size());
+    CHECK(std::equal(games.begin(), games.end(), clean.begin()));
+  }
+  fs::remove_all(dir);
 }
