@@ -14,17 +14,17 @@ fuzz_seconds=${FUZZ_SECONDS:-20}
 # (the SIGKILL rounds); the Release run covers them, the fuzz targets the same code.
 ASAN_SKIP='^(en → zh → en|search: pgnmentor positions|pgn memory does not grow|perft: random\.perft|perft: Ethereal fischer|perft: the six classic|db import killed with SIGKILL)'
 
-echo "== suite (Release)"
+echo "== suite (Release) at ${SECONDS} s"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j2
 ctest --test-dir build -j2 --output-on-failure
 
-echo "== suite under AddressSanitizer and UBSan (skipping: $ASAN_SKIP)"
+echo "== suite under AddressSanitizer and UBSan at ${SECONDS} s (skipping: $ASAN_SKIP)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 -DQIPU_SANITIZE=ON
 cmake --build build-asan -j2
 ctest --test-dir build-asan -j2 --output-on-failure -E "$ASAN_SKIP"
 
-echo "== fuzz targets, ${fuzz_seconds} s each"
+echo "== fuzz targets, ${fuzz_seconds} s each, at ${SECONDS} s"
 targets=(fuzz_pgn fuzz_fen fuzz_move fuzz_convert)
 cmake -S . -B build-fuzz -DQIPU_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build-fuzz -j2 --target "${targets[@]}"
@@ -41,4 +41,4 @@ for t in "${targets[@]}"; do
   grep -E 'stat::(number_of_executed_units|average_exec_per_sec)' build-fuzz/"$t".log
   rm -rf "$work"
 done
-echo "== all tests passed"
+echo "== all tests passed in ${SECONDS} s"
