@@ -111,7 +111,7 @@ inline fs::path temp_dir(const std::string& name = "cli") {
 }
 
 // AddressSanitizer's shadow memory and quarantine inflate RSS: no bound under it.
-#ifdef __SANITIZE_ADDRESS__
+#ifdef QIPU_SANITIZED
 constexpr bool rss_is_meaningful = false;
 #else
 constexpr bool rss_is_meaningful = true;

@@ -20,7 +20,8 @@ cmake --build build -j2
 ctest --test-dir build -j2 --output-on-failure
 
 echo "== suite under AddressSanitizer and UBSan at ${SECONDS} s (skipping: $ASAN_SKIP)"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 -DQIPU_SANITIZE=ON
+# clang, which the fuzz targets need anyway, compiles this in half GCC's time.
+cmake -S . -B build-asan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 -DQIPU_SANITIZE=ON
 cmake --build build-asan -j2
 ctest --test-dir build-asan -j2 --output-on-failure -E "$ASAN_SKIP"
 
