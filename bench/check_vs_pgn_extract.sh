@@ -17,6 +17,7 @@ hyperfine -i --warmup 1 --runs 3 --export-json /tmp/qipu-bench.json \
   -n "pgn-extract -s -o /dev/null" "$pgn_extract -s -o /dev/null $corpus" \
   -n "qipu check --jobs 1" "$build/qipu check --jobs 1 $corpus" \
   -n "qipu check --jobs 2" "$build/qipu check --jobs 2 $corpus" \
+  -n "qipu convert --to zh --jobs 1" "$build/qipu convert --to zh --jobs 1 $corpus -o /dev/null" \
   -n "qipu convert --to zh --jobs 2" "$build/qipu convert --to zh --jobs 2 $corpus -o /dev/null" || true
 python3 - "$bytes" "$games" <<'PY'
 import json, sys

@@ -15,6 +15,7 @@
 #include <set>
 #include <thread>
 
+#include "qipu/board/movegen.hpp"
 #include "qipu/db/codec.hpp"
 #include "qipu/db/store.hpp"
 #include "qipu/game/pipeline.hpp"
@@ -68,7 +69,8 @@ TEST_CASE("db codec: moves and annotations come back the same", "[db]") {
   REQUIRE(games.size() == 4);
   for (const auto& g : games) {
     std::string moves = db::encode_moves(g.start_position, g.mainline);
-    CHECK(moves.size() == g.mainline.size());
+    CHECK(db::move_symbols(g.start_position, g.mainline).size() == g.mainline.size());
+    CHECK(moves.size() < g.mainline.size());  // well under a byte a move
     game::GameRecord back;
     back.start_position = g.start_position;
     back.tags = g.tags;
@@ -78,7 +80,66 @@ TEST_CASE("db codec: moves and annotations come back the same", "[db]") {
     CHECK(game::write_pgn(back) == game::write_pgn(g));
   }
   game::Line junk;
-  CHECK_FALSE(db::decode_moves(Position(), std::string("\xC8", 1), junk));  // rank 200 of 20 moves
+  CHECK_FALSE(db::decode_moves(Position(), db::pack_symbols("\xC8"), junk));  // rank 200 of 20 moves
+  std::string blob = db::encode_moves(games[0].start_position, games[0].mainline);
+  CHECK_FALSE(db::decode_moves(games[0].start_position, blob.substr(0, blob.size() / 2), junk));  // cut short
+}
+
+TEST_CASE("db codec: each legal move has its own symbol and no other symbol decodes", "[db]") {
+  auto games = read_games({std::string(QIPU_TEST_DATA) + "/../../data/classics.pgn",
+                           std::string(QIPU_SHARED) + "/corpora/real/lichess-twic/pgn-reader__benches__twic1599_1000k.pgn"});
+  games.resize(std::min<std::size_t>(games.size(), 60));  // checks, pins, en passant and promotions among them
+  std::size_t positions = 0;
+  for (const auto& g : games)
+    game::for_each_move(g.start_position, g.mainline, [&](const Position& pos, const game::MoveNode&, const Position&) {
+      MoveList legal;
+      generate_legal(pos, legal);
+      std::set<int> symbols;
+      for (Move m : legal) {
+        game::Line one(1);
+        one[0].move = m;
+        std::string s = db::move_symbols(pos, one);
+        REQUIRE(s.size() == 1);
+        symbols.insert(static_cast<unsigned char>(s[0]));
+        CHECK(db::move_of_symbol(pos, static_cast<unsigned char>(s[0])) == m);
+      }
+      CHECK(symbols.size() == legal.size());
+      // Any other symbol stands for no move: never for an illegal one.
+      for (int s = 0; s < 255; ++s)
+        if (!symbols.count(s)) CHECK(db::move_of_symbol(pos, static_cast<unsigned char>(s)).is_none());
+      ++positions;
+    });
+  CHECK(positions > 3000);
+}
+
+// Stored games are read with the code they were written with: any change to the move
+// order or the Huffman table must come with a new schema version. This pins both.
+TEST_CASE("db codec: the stored form of a known line does not change", "[db]") {
+  std::vector<game::GameRecord> games;
+  game::PipelineCallbacks cb;
+  cb.game = [&](const game::InputReport&, game::GameRecord& r) { games.push_back(std::move(r)); };
+  std::string line = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 *\n";
+  game::run_pipeline(std::vector<game::PipelineInput>{{"line", line}}, game::PipelineOptions{}, cb);
+  REQUIRE(games.size() == 1);
+  const auto& g = games[0];
+  CHECK(db::move_symbols(g.start_position, g.mainline) == std::string("\x04\x03\x00\x02\x05\x12\x05\x00\x00\x05", 10));
+  CHECK(db::encode_moves(g.start_position, g.mainline) == std::string("\x0a\x87\x1a\x5c\x48\x24", 6));
+}
+
+TEST_CASE("db codec: every symbol packs and unpacks whole or as a prefix", "[db]") {
+  std::string all;
+  for (int s = 0; s < 256; ++s) all += char(s);
+  all += std::string(300, '\0') + "\xff\x01";
+  std::string back;
+  REQUIRE(db::unpack_symbols(db::pack_symbols(all), back));
+  CHECK(back == all);
+  REQUIRE(db::unpack_symbols(db::pack_symbols(all), back, 10));
+  CHECK(back == all.substr(0, 10));
+  CHECK(db::pack_symbols(std::string(80, '\0')).size() <= 1 + 80 / 8 * 2);  // the likeliest rank is short
+  std::string cut = db::pack_symbols(all);
+  CHECK_FALSE(db::unpack_symbols(cut.substr(0, cut.size() - 40), back));
+  CHECK(db::unpack_symbols(db::pack_symbols(""), back));
+  CHECK(back.empty());
 }
 
 TEST_CASE("db export gives back every game, tag, comment, NAG and variation", "[db]") {
@@ -114,6 +175,77 @@ TEST_CASE("db export gives back every game, tag, comment, NAG and variation", "[
   });
   CHECK(i == valid.size());
   CHECK(count_rows(*conn, "SELECT count(*) FROM segment") == 1);  // more than MaxSegments batches: merged
+}
+
+TEST_CASE("db keeps the Date and empty Elo tags as written and stores a date text only when the sortable date cannot give it", "[db]") {
+  CHECK(db::written_date(19900517) == "1990.05.17");
+  CHECK(db::written_date(19900500) == "1990.05.??");
+  CHECK(db::written_date(9900000) == "0990.??.??");
+  std::string pgn;
+  const std::vector<std::string> dates = {"1990.05.17", "1990.??.??", "1990.5.17", "????.??.??", "1990.00.00", "", "1990", "x"};
+  for (const auto& d : dates) pgn += "[Date \"" + d + "\"]\n\n1. e4 *\n\n";
+  pgn += "[Event \"no date\"]\n\n1. d4 *\n\n";
+  // Empty Elo tags, common in old games, are letters of tag_layout, not tag rows.
+  pgn += "[WhiteElo \"\"]\n[BlackElo \"\"]\n\n1. c4 *\n\n";
+  pgn += "[BlackElo \"\"]\n[WhiteElo \"2400\"]\n\n1. Nf3 *\n\n";
+  pgn += "[WhiteElo \"\"]\n[WhiteElo \"\"]\n\n1. g3 *\n\n";
+  fs::path file = fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-dates.pgn");
+  std::ofstream(file) << pgn;
+  auto games = read_games({file.string()});
+  REQUIRE(games.size() == dates.size() + 4);
+  fs::path path = temp_db("dates");
+  auto conn = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+  import_games(*conn, games, {});
+  std::size_t i = 0;
+  db::for_each_game(*conn, {}, [&](game::GameRecord& back) {
+    REQUIRE(i < games.size());
+    CHECK(back.tags == games[i].tags);
+    ++i;
+    return true;
+  });
+  CHECK(i == games.size());
+  // Only the dates that written_date does not give back take text.
+  CHECK(count_rows(*conn, "SELECT count(*) FROM game WHERE date_text IS NOT NULL") == 6);
+  auto st = conn->prepare("SELECT date FROM game ORDER BY id");
+  for (const auto& d : dates) {
+    REQUIRE(st.step());
+    CHECK(st.text(0) == d);
+  }
+  REQUIRE(st.step());
+  CHECK(st.is_null(0));
+  CHECK(count_rows(*conn, "SELECT count(*) FROM tag") == 1);  // the second empty WhiteElo
+  fs::remove(file);
+}
+
+TEST_CASE("db game indexes are made at the end of a bulk import and again on opening if one was killed", "[db]") {
+  auto games = read_games({std::string(QIPU_TEST_DATA) + "/../../data/classics.pgn"});
+  fs::path path = temp_db("indexes");
+  std::string count = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'game'";
+  {
+    auto conn = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+    std::int64_t made = count_rows(*conn, count);
+    REQUIRE(made > 0);
+    {
+      db::Importer imp(*conn, {});
+      CHECK(count_rows(*conn, count) == 0);  // dropped while the empty table fills
+      for (const auto& g : games) imp.add("test", g, db::encode_game(g));
+      // destroyed without finish(), as by a kill: the batch rolls back, indexes stay away
+    }
+    CHECK(count_rows(*conn, count) == 0);
+  }
+  auto conn = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+  std::int64_t made = count_rows(*conn, count);
+  CHECK(made > 0);
+  import_games(*conn, games, {});
+  CHECK(count_rows(*conn, count) == made);
+  CHECK(count_rows(*conn, "SELECT count(*) FROM game") == std::int64_t(games.size()));
+  db::ImportOptions again;
+  again.allow_duplicates = true;
+  db::Importer imp(*conn, again);
+  CHECK(count_rows(*conn, count) == made);  // a table with games keeps its indexes while it grows
+  for (const auto& g : games) imp.add("test", g, db::encode_game(g));
+  imp.finish();
+  CHECK(count_rows(*conn, "SELECT count(*) FROM game") == 2 * std::int64_t(games.size()));
 }
 
 TEST_CASE("db import skips duplicates and keeps rejects whole", "[db]") {
@@ -181,6 +313,9 @@ TEST_CASE("db refuses files that are not qipu databases, and newer schemas", "[d
   { auto c = db::open_database(future.string(), db::Connection::Mode::ReadWrite); c->exec("PRAGMA user_version = 99"); }
   CHECK_THROWS_WITH(db::open_database(future.string(), db::Connection::Mode::ReadOnly), Catch::Contains("newer qipu"));
   CHECK_THROWS_WITH(db::open_database(future.string(), db::Connection::Mode::ReadWrite), Catch::Contains("newer qipu"));
+  fs::path old = temp_db("old");
+  { auto c = db::open_database(old.string(), db::Connection::Mode::ReadWrite); c->exec("PRAGMA user_version = 1"); }
+  CHECK_THROWS_WITH(db::open_database(old.string(), db::Connection::Mode::ReadOnly), Catch::Contains("import the PGN files again"));
   fs::path other = temp_db("other");
   { db::Connection c(other.string(), db::Connection::Mode::ReadWrite); c.exec("CREATE TABLE t(x)"); }
   CHECK_THROWS_WITH(db::open_database(other.string(), db::Connection::Mode::ReadWrite), Catch::Contains("another program"));

@@ -18,6 +18,7 @@
 #include "qipu/game/pipeline.hpp"
 #include "qipu/game/replay.hpp"
 #include "qipu/game/writer.hpp"
+#include "qipu/notation/notation.hpp"
 #include "qipu/notation/san.hpp"
 #include "qipu/pgn/reader.hpp"
 
@@ -935,4 +936,39 @@ TEST_CASE("replay: a variation with no move gives its comment to the move before
   auto back = replay(written);
   REQUIRE(back.size() == 1);
   CHECK(game::write_pgn(back[0]) == written);
+}
+
+namespace {
+void forget_shapes(game::Line& line) {
+  for (auto& node : line) {
+    node.shape = {};
+    if (node.notes)
+      for (auto& v : node.notes->variations) forget_shapes(v);
+  }
+}
+}  // namespace
+
+// The writer formats replayed moves from the shapes the replayer recorded, and replays
+// games that lack them (decoded from the database). Both ways must write the same text.
+TEST_CASE("writer: moves written from recorded shapes equal moves found on the board", "[game][corpus]") {
+  std::string text = slurp(QIPU_SHARED "/corpora/real/chessjs-bench/benchmarks__benchmark.pgn") +
+                     slurp(QIPU_SHARED "/corpora/real/tcec/master-archive__TCEC_Season_16_-_Frc_Cpu_League_1.pgn") +
+                     slurp(QIPU_SHARED "/corpora/edge/pychess-learn/lessons__lichess_study_beautiful-chess-studies-1_by_thijscom_2018.03.05.pgn") +
+                     slurp(QIPU_TEST_DATA "/pgn/features.pgn") + "\n" + slurp(QIPU_TEST_DATA "/../../data/classics.pgn");
+  auto games = replay(text);
+  REQUIRE(games.size() > 20);
+  int variations = 0;
+  for (auto& g : games) {
+    for (const auto& node : g.mainline) variations += node.notes ? int(node.notes->variations.size()) : 0;
+    for (const char* code : {"en", "zh"}) {
+      game::WriterOptions w;
+      w.notation = find_notation(code);
+      w.style.spaced = std::string_view(code) == "zh";
+      std::string with = game::write_pgn(g, w);
+      forget_shapes(g.mainline);
+      CHECK(game::write_pgn(g, w) == with);
+      g = std::move(replay(with)[0]);  // shapes again, for the next notation
+    }
+  }
+  CHECK(variations > 100);
 }

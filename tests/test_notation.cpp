@@ -514,3 +514,37 @@ TEST_CASE("format_san writes the tokens of clean-SAN files unchanged", "[notatio
     CHECK(v.mismatches.empty());
   }
 }
+
+namespace {
+struct TokenCollector : pgn::Visitor {
+  std::vector<std::string> tokens;
+  pgn::Visit move(std::string_view t, pgn::SourcePos) override {
+    tokens.emplace_back(t);
+    return pgn::Visit::Continue;
+  }
+};
+bool same(const std::optional<San>& a, const std::optional<San>& b) {
+  if (!a || !b) return !a && !b;
+  return a->kind == b->kind && a->piece == b->piece && a->from_file == b->from_file && a->from_rank == b->from_rank &&
+         a->to == b->to && a->promotion == b->promotion && a->capture == b->capture && a->suffix == b->suffix &&
+         a->style == b->style;
+}
+}  // namespace
+
+// parse_san reads the common shapes in one forward pass and everything else with the
+// general reader. A trailing "!" (a glyph, which parse_san drops) always sends a token
+// to the general reader, so comparing the two readings checks the fast one.
+TEST_CASE("parse_san: the one-pass reading of common moves equals the general one", "[notation][corpus]") {
+  TokenCollector c;
+  for (const char* f : {"/corpora/real/lichess-twic/pgn-reader__benches__twic1599_1000k.pgn",
+                        "/corpora/real/chesscom/cancer0707.pgn", "/corpora/edge/pgn-extract/eco.pgn"})
+    pgn::read_pgn_file(std::string(QIPU_SHARED) + f, c);
+  for (std::string odd : {"e8=Q+", "exd8=N#", "Qh4e1", "Nbxd7", "R1e2", "ed5", "e2e4", "Pe4", "Ng1-f3", "e8Q", "exf6e.p.",
+                          "Kxe2++", "O-O", "0-0-0", "--", "Z0", "b8=K", "Nf3=Q", "x", "e", "+", "Bb", "a1xb2", "N1xe5+"})
+    c.tokens.push_back(odd);
+  REQUIRE(c.tokens.size() > 100000);
+  for (const auto& t : c.tokens) {
+    INFO(t);
+    CHECK(same(parse_san(t).san, parse_san(t + "!").san));
+  }
+}

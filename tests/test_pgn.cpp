@@ -594,3 +594,29 @@ TEST_CASE("pgn fuzz input: zero-byte append before the first buffer", "[pgn]") {
     ReadStats st = read_pgn_file(QIPU_TEST_DATA "/pgn/fuzz-empty-append.pgn", r);
     CHECK(st.games == 1);
 }
+
+// The hand-written scan of plain movetext must give exactly the grammar's events,
+// positions included, on every file we have (and on the Chinese notation files, whose
+// piece words the scan reads through the same word table).
+TEST_CASE("pgn movetext scan gives the grammar's events", "[pgn][corpus]") {
+    ReaderOptions fast, slow;
+    fast.words.pieces = slow.words.pieces = {"N", "B", "R", "Q", "K", "P", "\xE9\xA9\xAC", "\xE8\xB1\xA1", "gy", "p"};
+    slow.grammar_only = true;
+    std::vector<fs::path> files;
+    for (const char* dir : {"/corpora/edge", "/corpora/lang", "/notation"})
+        for (const auto& e : fs::recursive_directory_iterator(std::string(QIPU_SHARED) + dir))
+            if (e.is_regular_file()) files.push_back(e.path());
+    for (const auto& e : fs::directory_iterator(QIPU_TEST_DATA "/pgn")) files.push_back(e.path());
+    for (const char* real : {"chessjs-bench/benchmarks__benchmark.pgn", "lichess-twic/pgn-reader__benches__lichess_db_1000k.pgn",
+                             "lichess-twic/pgn-reader__benches__twic1599_1000k.pgn", "pgnmentor/data__pgn__Anand.pgn"})
+        files.push_back(std::string(QIPU_SHARED) + "/corpora/real/" + real);
+    for (const auto& f : files) {
+        INFO(f.string());
+        Recorder a, b;
+        a.positions = b.positions = true;
+        read_pgn_file(f.string(), a, fast);
+        read_pgn_file(f.string(), b, slow);
+        CHECK(a.out == b.out);
+    }
+    CHECK(files.size() > 400);
+}

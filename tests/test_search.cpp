@@ -443,14 +443,14 @@ TEST_CASE("search: positions and move orders on the fixture", "[search]") {
   auto list = db::parse_move_list("1.e4 c5 2.Nf3 d6");
   pq.position = list.position;
   CHECK(position_ids(fixture_db(), pq) == any);
-  pq.exact_moves = list.encoded;
+  pq.exact_moves = list.symbols;
   CHECK(position_ids(fixture_db(), pq) == exact);
   // The same position by FEN, and the same moves in Chinese.
   auto fen = Position::from_fen("rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3");
   REQUIRE(fen);
   CHECK(fen.position->key() == key);
-  CHECK(db::parse_move_list("1. e4 c5 2. 马f3 d6").encoded == list.encoded);
-  CHECK(db::parse_move_list("１．e4 c5 ２．马 f3 d6").encoded == list.encoded);
+  CHECK(db::parse_move_list("1. e4 c5 2. 马f3 d6").symbols == list.symbols);
+  CHECK(db::parse_move_list("１．e4 c5 ２．马 f3 d6").symbols == list.symbols);
   CHECK(!db::parse_move_list("1.e4 e4").error.empty());
   // A set-up position is found by FEN.
   auto kr = Position::from_fen("8/8/8/4k3/8/2K5/8/7r b - - 1 60");
@@ -661,7 +661,7 @@ TEST_CASE("search: pgnmentor positions match a replay of every game", "[search]"
     INFO(l.moves);
     auto list = db::parse_move_list(l.moves);
     CHECK(db::find_position(*c, {list.position, std::nullopt}, {}).size() == l.any);
-    CHECK(db::find_position(*c, {list.position, list.encoded}, {}).size() == l.exact);
+    CHECK(db::find_position(*c, {list.position, list.symbols}, {}).size() == l.exact);
     CHECK(db::explore(*c, list.position, {}).total.games == l.any);
   }
   // --moves in Chinese finds the same games as in English.

@@ -116,7 +116,7 @@ void generate_king(GenContext& g, MoveFilter filter) {
 void generate_legal(const Position& pos, MoveList& list, MoveFilter filter) {
   Color us = pos.side_to_move();
   GenContext g{pos, list, us, pos.king(us), pos.pieces(), 0, 0, 0};
-  g.checkers = pos.attackers_to(g.ksq, ~us);
+  g.checkers = pos.checkers();
   if (filter.piece_types & (1u << King)) generate_king(g, filter);
   if (more_than_one(g.checkers)) return;
   g.pinned = pos.pinned(us);

@@ -153,7 +153,11 @@ struct FenReader {
   }
 };
 
-Position::Position() { *this = *from_fen(StartFen).position; }
+// Parsed once: a default position is made for every game read.
+Position::Position() {
+  static const Position start = *from_fen(StartFen).position;
+  *this = start;
+}
 
 FenResult Position::from_fen(std::string_view fen, bool chess960, std::string* repairs) {
   FenResult result;
@@ -170,6 +174,7 @@ FenResult Position::from_fen(std::string_view fen, bool chess960, std::string* r
   std::string err = r.placement(fields[0]);
   if (err.empty()) err = r.side(fields[1]);
   if (err.empty()) err = pos.check_setup();
+  if (err.empty()) pos.find_checkers();
   if (err.empty()) err = r.castling(fields[2]);
   if (err.empty()) err = r.en_passant(fields[3]);
   if (err.empty() && fields.size() == 6) {
@@ -200,7 +205,7 @@ std::string Position::check_setup() const {
   }
   if (pieces(Pawn) & (rank_bb(0) | rank_bb(7))) return "a pawn stands on the first or last rank";
   if (attackers_to(king(~side_), side_)) return "the side not to move is in check";
-  if (popcount(checkers()) > 2) return "the king is in check from more than two pieces";
+  if (popcount(attackers_to(king(side_), ~side_)) > 2) return "the king is in check from more than two pieces";
   return "";
 }
 
@@ -334,6 +339,7 @@ void Position::play(Move m) {
   side_ = ~us;
   key_ ^= TurnKey;
   if (us == Black) ++fullmove_;
+  find_checkers();
 #ifdef QIPU_DEBUG_KEYS
   if (key_ != compute_key()) __builtin_trap();
 #endif
@@ -369,6 +375,15 @@ Bitboard Position::attackers_to(Square s, Color by, Bitboard occ) const {
           (king_attacks(s) & pieces(King)) | (rook_attacks(s, occ) & pieces(Rook, Queen)) |
           (bishop_attacks(s, occ) & pieces(Bishop, Queen))) &
          pieces(by);
+}
+
+// Sliders one by one rather than through the magic tables: replay calls this after every
+// move, for kings on many squares, where the tables miss the cache.
+void Position::find_checkers() {
+  Square k = king(side_);
+  Color them = ~side_;
+  Bitboard leapers = (pawn_attacks(side_, k) & pieces(Pawn)) | (knight_attacks(k) & pieces(Knight));
+  checkers_ = (leapers & pieces(them)) | sliders_reaching(k, pieces(them, Rook, Queen), pieces(them, Bishop, Queen), pieces());
 }
 
 Bitboard Position::pinned(Color c) const {
@@ -410,11 +425,12 @@ bool Position::leaves_king_safe(Move m) const {
   Color us = side_;
   Square from = m.from(), to = m.to(), ksq = king(us);
   if (from == ksq) return !attackers_to(to, ~us, pieces() ^ square_bb(from));
+  // Not in check and not on a line with the king: moving cannot expose it.
+  if (!checkers_ && !line_bb(ksq, from) && m.kind() != MoveKind::EnPassant) return true;
   Square captured = m.kind() == MoveKind::EnPassant ? Square(to ^ 8) : to;
   Bitboard occ = (pieces() ^ square_bb(from) ^ square_bb(captured)) | square_bb(to);
   Bitboard them = pieces(~us) & ~square_bb(captured);
-  if ((rook_attacks(ksq, occ) & them & pieces(Rook, Queen)) || (bishop_attacks(ksq, occ) & them & pieces(Bishop, Queen)))
-    return false;
+  if (sliders_reaching(ksq, them & pieces(Rook, Queen), them & pieces(Bishop, Queen), occ)) return false;
   Bitboard leapers = (knight_attacks(ksq) & pieces(Knight)) | (pawn_attacks(us, ksq) & pieces(Pawn));
   return !(leapers & them);
 }

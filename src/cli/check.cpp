@@ -75,6 +75,9 @@ void run_check(const CheckOptions& o) {
   std::string json_games, json_inputs;
   Progress progress(o.input.files);
   game::PipelineCallbacks cb;
+  // Only tags, diagnostics and raw text are reported: the move tree is freed on the
+  // worker that built it rather than handed to this thread.
+  cb.prepare = [](game::GameRecord& rec) { game::Line().swap(rec.mainline); };
   cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
     ++t.games;
     bool ok = rec.valid();

@@ -122,8 +122,12 @@ void import_files(const ImportCmdOptions& o, const std::string& path) {
   };
   cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
     std::string source = in.path == "-" ? "<stdin>" : in.path;
-    if (rec.valid()) {
-      importer.add(source, rec, std::any_cast<const db::EncodedGame&>(rec.extra));
+    const auto* enc = rec.valid() ? std::any_cast<db::EncodedGame>(&rec.extra) : nullptr;
+    if (enc && enc->error.empty()) {
+      importer.add(source, rec, *enc);
+    } else if (enc) {
+      ++reasons["cannot be stored"];
+      importer.reject(source, rec, enc->error + "\n");
     } else {
       ++reasons[reason_of(rec)];
       importer.reject(source, rec, error_text(rec));

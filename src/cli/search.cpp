@@ -211,7 +211,7 @@ std::optional<db::PositionQuery> position_query(const SearchOptions& o) {
     return std::nullopt;
   }
   pq.position = list.position;
-  if (!o.transpose) pq.exact_moves = list.encoded;
+  if (!o.transpose) pq.exact_moves = list.symbols;
   return pq;
 }
 

@@ -141,6 +141,10 @@ std::unique_ptr<detail::Tables> build_tables() {
     t->pawn[White][s] = step_attacks(Square(s), WhitePawnSteps, 2);
     t->pawn[Black][s] = step_attacks(Square(s), BlackPawnSteps, 2);
   }
+  for (int s = 0; s < 64; ++s) {
+    t->rook_rays[s] = slide(Square(s), 0, RookDirs);
+    t->bishop_rays[s] = slide(Square(s), 0, BishopDirs);
+  }
   init_magics(t->rook, t->rook_table, RookDirs, RookMagics);
   init_magics(t->bishop, t->bishop_table, BishopDirs, BishopMagics);
   for (int a = 0; a < 64; ++a)

@@ -1,8 +1,14 @@
 #include "qipu/db/codec.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <queue>
+#include <vector>
 
 #include "qipu/board/movegen.hpp"
+#include "qipu/db/sqlite.hpp"
+#include "move_order.hpp"
 
 namespace qipu::db {
 
@@ -29,24 +35,92 @@ namespace {
 
 constexpr unsigned char NullMove = 255;
 
-unsigned char move_rank(const Position& pos, Move m) {
-  if (m.is_null()) return NullMove;
-  MoveList list;
-  generate_legal(pos, list);
-  int rank = 0;
-  for (Move x : list) rank += x.raw() < m.raw();
-  return static_cast<unsigned char>(rank);
+// ---- Huffman code of symbols ----
+// How often each rank was played, measured on corpora other than the benchmark's
+// (bench/tools/codec_stats.cpp prints this table); the null move and ranks never seen count 1.
+// Stored games depend on it: like the move order, it changes only with the schema version.
+constexpr std::uint32_t RankCounts[] = {
+    69421, 34468, 22032, 16159, 14714, 10820, 9432, 8058, 7178, 6285, 5636, 5715,
+    4804,  4663,  4352,  4150,  3648,  3417, 3341, 3212, 2849, 2720, 2439, 2106,
+    1970,  1734,  1549,  1390,  1262,  1060, 959,  855,  689,  606,  489,  394,
+    325,   253,   237,   168,   128,   119,  73,   66,   45,   43,   20,   14,
+    18,    10,    5,     8,     2,     3,     1,    1,    0,    1,    1,    0,
+    0,     1,
+};
+
+struct HuffmanCode {
+  std::uint8_t length[256];
+  std::uint32_t code[256];
+  // Canonical decoding: per length, the first code and where its symbols start.
+  std::uint32_t first_code[33], first_index[33], count[33];
+  std::uint8_t sorted[256];
+};
+
+std::array<std::uint8_t, 256> huffman_lengths(const std::array<std::uint64_t, 256>& freq) {
+  struct Node {
+    std::uint64_t weight;
+    int left, right;
+  };
+  std::vector<Node> nodes;
+  using Item = std::pair<std::uint64_t, int>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<>> heap;
+  for (int s = 0; s < 256; ++s) {
+    nodes.push_back({freq[std::size_t(s)], -1, -1});
+    heap.emplace(freq[std::size_t(s)], s);
+  }
+  while (heap.size() > 1) {
+    auto [wa, a] = heap.top();
+    heap.pop();
+    auto [wb, b] = heap.top();
+    heap.pop();
+    nodes.push_back({wa + wb, a, b});
+    heap.emplace(wa + wb, int(nodes.size()) - 1);
+  }
+  std::array<std::uint8_t, 256> length{};
+  std::vector<std::pair<int, std::uint8_t>> stack = {{int(nodes.size()) - 1, 0}};
+  while (!stack.empty()) {
+    auto [n, depth] = stack.back();
+    stack.pop_back();
+    if (nodes[std::size_t(n)].left < 0) length[std::size_t(n)] = depth;
+    else {
+      stack.emplace_back(nodes[std::size_t(n)].left, std::uint8_t(depth + 1));
+      stack.emplace_back(nodes[std::size_t(n)].right, std::uint8_t(depth + 1));
+    }
+  }
+  return length;
 }
 
-Move move_at_rank(const Position& pos, unsigned char rank) {
-  if (rank == NullMove) return Move::null();
-  MoveList list;
-  generate_legal(pos, list);
-  if (rank >= list.size()) return Move::none();
-  std::uint16_t raws[256];
-  for (std::size_t i = 0; i < list.size(); ++i) raws[i] = list[i].raw();
-  std::nth_element(raws, raws + rank, raws + list.size());
-  return Move(raws[rank]);
+// Rare symbols are given a floor weight of 2^-20 of the total, which keeps every code
+// within 32 bits. Ties break by symbol, so the code is the same on every platform.
+HuffmanCode make_code() {
+  std::array<std::uint64_t, 256> freq{};
+  std::uint64_t total = 0;
+  for (std::size_t s = 0; s < 256; ++s) total += freq[s] = s < std::size(RankCounts) ? RankCounts[s] : 0;
+  for (auto& f : freq) f = std::max<std::uint64_t>(f * 1024, total >> 10 | 1);
+  auto length = huffman_lengths(freq);
+  HuffmanCode h{};
+  std::size_t n = 0;
+  for (unsigned len = 1; len <= 32; ++len)
+    for (int s = 0; s < 256; ++s)
+      if (length[std::size_t(s)] == len) h.sorted[n++] = std::uint8_t(s), ++h.count[len];
+  std::uint32_t code = 0, index = 0;
+  for (unsigned len = 1; len <= 32; ++len) {
+    h.first_code[len] = code;
+    h.first_index[len] = index;
+    for (std::uint32_t i = 0; i < h.count[len]; ++i) {
+      std::uint8_t s = h.sorted[index + i];
+      h.length[s] = std::uint8_t(len);
+      h.code[s] = code + i;
+    }
+    code = (code + h.count[len]) << 1;
+    index += h.count[len];
+  }
+  return h;
+}
+
+const HuffmanCode& huffman() {
+  static const HuffmanCode h = make_code();
+  return h;
 }
 
 void put_string(std::string& out, std::string_view s) {
@@ -138,25 +212,78 @@ bool get_line_notes(std::string_view& in, const Position& start, game::Line& lin
 
 }  // namespace
 
-std::string encode_moves(const Position& start, const game::Line& line) {
-  std::string out;
-  out.reserve(line.size());
-  game::for_each_move(start, line, [&](const Position& before, const game::MoveNode& node, const Position&) {
-    out += char(move_rank(before, node.move));
-  });
-  return out;
+unsigned char move_symbol(const Position& pos, Move m) {
+  if (m.is_null()) return NullMove;
+  int rank = MoveOrder(pos).rank(m);  // a legal move is always a candidate
+  if (rank < 0 || rank >= NullMove)
+    throw DbError("a move ranked " + std::to_string(rank) + " in a position with that many moves cannot be stored");
+  return static_cast<unsigned char>(rank);
 }
 
-bool decode_moves(const Position& start, std::string_view blob, game::Line& line) {
+Move move_of_symbol(const Position& pos, unsigned char symbol) {
+  if (symbol == NullMove) return Move::null();
+  Move m = MoveOrder(pos).at_rank(symbol);
+  // Candidates may be illegal (db/move_order.hpp); a damaged blob may name one.
+  bool legal = !m.is_none() && (m.kind() == MoveKind::Castling || pos.leaves_king_safe(m));
+  return legal ? m : Move::none();
+}
+
+bool play_symbols(const Position& start, std::string_view symbols, game::Line& line) {
   Position pos = start;
-  line.reserve(line.size() + blob.size());
-  for (unsigned char rank : blob) {
-    Move m = move_at_rank(pos, rank);
+  line.reserve(line.size() + symbols.size());
+  for (unsigned char symbol : symbols) {
+    Move m = move_of_symbol(pos, symbol);
     if (m.is_none()) return false;
     line.emplace_back().move = m;
     pos.play(m);
   }
   return true;
+}
+
+// Blob: the number of symbols as a varint, then their codes, first bit highest, the
+// last byte padded with zeros.
+std::string pack_symbols(std::string_view symbols) {
+  const HuffmanCode& h = huffman();
+  std::string out;
+  put_varint(out, symbols.size());
+  std::uint64_t acc = 0;
+  int bits = 0;
+  for (unsigned char s : symbols) {
+    acc = (acc << h.length[s]) | h.code[s];
+    for (bits += h.length[s]; bits >= 8; bits -= 8) out += char(acc >> (bits - 8));
+    acc &= (std::uint64_t(1) << bits) - 1;
+  }
+  if (bits > 0) out += char(acc << (8 - bits));
+  return out;
+}
+
+bool unpack_symbols(std::string_view blob, std::string& symbols, std::size_t max) {
+  const HuffmanCode& h = huffman();
+  std::uint64_t n;
+  if (!get_varint(blob, n) || n > blob.size() * 8) return false;
+  n = std::min<std::uint64_t>(n, max);
+  symbols.clear();
+  std::size_t bit = 0;
+  auto next_bit = [&] { return (static_cast<unsigned char>(blob[bit / 8]) >> (7 - bit % 8)) & 1; };
+  while (symbols.size() < n) {
+    std::uint32_t code = 0;
+    unsigned len = 1;
+    for (;; ++len) {
+      if (len > 32 || bit >= blob.size() * 8) return false;
+      code = (code << 1) | next_bit();
+      ++bit;
+      if (code - h.first_code[len] < h.count[len]) break;
+    }
+    symbols += char(h.sorted[h.first_index[len] + code - h.first_code[len]]);
+  }
+  return true;
+}
+
+std::string encode_moves(const Position& start, const game::Line& line) { return pack_symbols(move_symbols(start, line)); }
+
+bool decode_moves(const Position& start, std::string_view blob, game::Line& line) {
+  std::string symbols;
+  return unpack_symbols(blob, symbols) && play_symbols(start, symbols, line);
 }
 
 std::string encode_annotations(const game::GameRecord& rec) {

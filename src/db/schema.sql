@@ -1,11 +1,15 @@
--- qipu database, schema version 1. Applied by src/db/store.cpp, which records the
--- version in PRAGMA user_version and runs later migrations in order.
+-- qipu database, schema version 2. Applied by src/db/store.cpp, which records the
+-- version in PRAGMA user_version.
 
-CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-CREATE TABLE event  (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-CREATE TABLE site   (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+-- Names are unique: the importer reads them all and interns them in memory, so they
+-- need no index of their own (name searches use LIKE, which scans them anyway).
+CREATE TABLE player (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE event  (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE site   (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE source (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
-CREATE TABLE opening (id INTEGER PRIMARY KEY, name TEXT NOT NULL, variation TEXT NOT NULL, UNIQUE (name, variation));
+CREATE TABLE opening (id INTEGER PRIMARY KEY, name TEXT NOT NULL, variation TEXT NOT NULL);
+-- Final material signatures, White first: "KRPvKR" (db/search.hpp).
+CREATE TABLE material (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
 
 CREATE TABLE game (
   id          INTEGER PRIMARY KEY,
@@ -13,8 +17,8 @@ CREATE TABLE game (
   black       INTEGER REFERENCES player(id),
   event       INTEGER REFERENCES event(id),
   site        INTEGER REFERENCES site(id),
-  date        TEXT,               -- the Date tag as written
   date_sort   INTEGER,            -- YYYYMMDD, unknown month or day as 00; NULL without a year
+  date_text   TEXT,               -- the Date tag when date_sort does not give it back as written
   round       TEXT,
   result      TEXT,               -- the Result tag
   white_elo   INTEGER,
@@ -22,23 +26,23 @@ CREATE TABLE game (
   eco         TEXT,
   eco_guessed INTEGER NOT NULL DEFAULT 0, -- 1: eco was classified by qipu, not read from a tag
   opening_id  INTEGER REFERENCES opening(id), -- names of the deepest catalogued position reached
-  material    TEXT,               -- final material, White first: "KRPvKR"
+  material    INTEGER REFERENCES material(id),
   plies       INTEGER NOT NULL,
   termination INTEGER NOT NULL,   -- qipu::Termination
   start_fen   TEXT,               -- set-up position, NULL for the standard start
-  moves       BLOB NOT NULL,      -- one byte a move (src/db/codec.cpp)
+  moves       BLOB NOT NULL,      -- ranked moves, Huffman coded (src/db/codec.cpp)
   notes       BLOB,               -- comments, NAGs, variations; NULL when none
   movetext_result TEXT,           -- the movetext's result when it differs from the tag
-  tag_layout  TEXT,               -- where WhiteElo, BlackElo, ECO stood among the other tags
+  tag_layout  TEXT,               -- where WhiteElo, BlackElo, ECO stood among the other tags; w, b: empty Elos
   source      INTEGER REFERENCES source(id),
   offset      INTEGER,            -- byte offset of the game in its source
-  hash        INTEGER NOT NULL    -- of the roster tags and moves, for duplicates
+  -- The Date tag as written ("1990.05.17", "1990.??.??", "????.??.??"); NULL without one.
+  -- Computed on reading, so the usual dates cost no bytes.
+  date TEXT GENERATED ALWAYS AS (coalesce(date_text, CASE WHEN date_sort IS NOT NULL THEN
+    printf('%04d.', date_sort / 10000) ||
+    CASE WHEN date_sort / 100 % 100 = 0 THEN '??' ELSE printf('%02d', date_sort / 100 % 100) END || '.' ||
+    CASE WHEN date_sort % 100 = 0 THEN '??' ELSE printf('%02d', date_sort % 100) END END)) VIRTUAL
 );
-CREATE INDEX game_white ON game(white);
-CREATE INDEX game_black ON game(black);
-CREATE INDEX game_date ON game(date_sort);
-CREATE INDEX game_eco ON game(eco, date_sort);
-CREATE INDEX game_result ON game(result, date_sort);
 
 -- Tags that have no column, in their original order.
 CREATE TABLE tag (
@@ -75,3 +79,10 @@ CREATE TABLE posting (
   data      BLOB NOT NULL
 );
 CREATE INDEX posting_range ON posting(segment, last_key);
+
+-- @game-indexes: an import into an empty database drops these and makes them again at
+-- its end (sorted input fills their pages); opening for writing makes any that are missing.
+-- Filters on result, ECO and dates scan the table: it is small, and such filters match
+-- too many games for an index to pay for its size.
+CREATE INDEX IF NOT EXISTS game_white ON game(white);
+CREATE INDEX IF NOT EXISTS game_black ON game(black);

@@ -304,7 +304,7 @@ std::string add_conditions(const GameFilter& f, GameQuery& q) {
     auto m = parse_material(f.material);
     if (!m) return "--material wants the pieces of each side, White first, such as KRPvKR";
     b.param(*m);
-    b.add("g.material = ?");
+    b.add("g.material IN (SELECT id FROM material WHERE name = ?)");
   }
   return {};
 }
@@ -325,7 +325,7 @@ MoveList parse_move_list(std::string_view text) {
     for (const auto& d : rec.diagnostics)
       if (d.error && out.error.empty()) out.error = (d.move.empty() ? "" : d.move + ": ") + d.message;
     if (!out.error.empty()) return;
-    out.encoded = encode_moves(rec.start_position, rec.mainline);
+    out.symbols = move_symbols(rec.start_position, rec.mainline);
     out.keys.push_back(rec.start_position.key());
     game::for_each_move(rec.start_position, rec.mainline, [&](const Position&, const game::MoveNode&, const Position& after) {
       out.keys.push_back(after.key());
@@ -389,21 +389,19 @@ class Verifier {
   Verifier(Connection& db, const Position& target) : db_(db), key_(target.key()) {}
 
   bool check(Statement& row, int ply) {
-    std::string_view moves = row.blob(2);
-    if (std::size_t(ply) > moves.size()) return false;
     if (!row.is_null(1)) return check_set_up(row.int64(0), ply);
-    auto prefix = moves.substr(0, std::size_t(ply));
-    auto it = cache_.find(std::string(prefix));
+    if (!unpack_symbols(row.blob(2), prefix_, std::size_t(ply)) || prefix_.size() != std::size_t(ply)) return false;
+    auto it = cache_.find(prefix_);
     if (it != cache_.end()) return it->second;
-    bool ok = key_after(Position(), prefix) == key_;
-    cache_.emplace(prefix, ok);
+    bool ok = key_after(Position(), prefix_) == key_;
+    cache_.emplace(prefix_, ok);
     return ok;
   }
 
  private:
-  static Key key_after(const Position& start, std::string_view prefix) {
+  static Key key_after(const Position& start, std::string_view symbols) {
     game::Line line;
-    if (!decode_moves(start, prefix, line)) return 0;
+    if (!play_symbols(start, symbols, line)) return 0;
     Position pos = start;
     for (const auto& n : line) pos.play(n.move);
     return pos.key();
@@ -419,6 +417,7 @@ class Verifier {
   }
   Connection& db_;
   Key key_;
+  std::string prefix_;  // the symbols of the game being checked, up to the hit's ply
   std::unordered_map<std::string, bool> cache_;
 };
 
@@ -450,14 +449,15 @@ std::vector<std::int64_t> find_position(Connection& db, const PositionQuery& pq,
     for_each_verified(db, pq.position, "", filter, [&](Statement& row, int) { ids.push_back(row.int64(0)); });
     return ids;
   }
-  // Exact move order: the game's first moves are these bytes, from the standard start.
+  // Exact move order: the game's first moves are these symbols, from the standard start.
   const std::string& want = *pq.exact_moves;
   auto hits = lookup_position(db, pq.position.key());
   HitScanner scan(db, "", filter);
+  std::string first;
   for (const auto& h : hits) {
     if (std::size_t(h.ply) != want.size() || !scan.seek(h.game)) continue;
     Statement& row = scan.row();
-    if (row.is_null(1) && row.blob(2).substr(0, want.size()) == want) ids.push_back(h.game);
+    if (row.is_null(1) && unpack_symbols(row.blob(2), first, want.size()) && first == want) ids.push_back(h.game);
   }
   return ids;
 }
@@ -501,18 +501,20 @@ Exploration explore(Connection& db, const Position& pos, const GameQuery& filter
   Exploration ex;
   std::array<MoveStats, 256> by_code{};
   std::vector<TopGame> rated;
+  std::string symbols;
   for_each_verified(db, pos, ", g.result, g.white_elo, g.black_elo, g.date_sort", filter, [&](Statement& row, int ply) {
     auto elo = average_elo(row);
     count_game(ex.total, row, elo);
-    std::string_view moves = row.blob(2);
-    if (std::size_t(ply) < moves.size()) count_game(by_code[static_cast<unsigned char>(moves[std::size_t(ply)])], row, elo);
+    // A symbol means the same move in every game at this position (db/codec.hpp).
+    if (unpack_symbols(row.blob(2), symbols, std::size_t(ply) + 1) && symbols.size() > std::size_t(ply))
+      count_game(by_code[static_cast<unsigned char>(symbols[std::size_t(ply)])], row, elo);
     if (elo) rated.push_back({row.int64(0), *elo});
   });
   for (int code = 0; code < 256; ++code) {
     if (by_code[std::size_t(code)].games == 0) continue;
-    game::Line line;
-    if (!decode_moves(pos, std::string(1, char(code)), line)) continue;  // a code that does not fit: damaged row
-    by_code[std::size_t(code)].move = line.front().move;
+    Move m = move_of_symbol(pos, static_cast<unsigned char>(code));
+    if (m.is_none()) continue;  // a symbol that does not fit: damaged row
+    by_code[std::size_t(code)].move = m;
     ex.moves.push_back(by_code[std::size_t(code)]);
   }
   std::stable_sort(ex.moves.begin(), ex.moves.end(), [](const MoveStats& a, const MoveStats& b) { return a.games > b.games; });

@@ -3,6 +3,8 @@
 #include <sqlite3.h>
 
 #include <array>
+#include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
@@ -11,7 +13,7 @@
 
 namespace qipu::db {
 
-extern const char* const kSchemaV1;
+extern const char* const kSchema;
 
 namespace {
 
@@ -44,20 +46,30 @@ void check_identity(Connection& db, const std::string& path) {
   if (version > SchemaVersion)
     throw DbError(path + " was made by a newer qipu (schema version " + std::to_string(version) + "); this qipu reads up to version " +
                   std::to_string(SchemaVersion) + ": upgrade qipu");
+  // Version 1 coded moves differently; its games cannot be read without the old code.
+  if (version > 0 && version < SchemaVersion)
+    throw DbError(path + " was made by an older qipu (schema version " + std::to_string(version) +
+                  ") whose move code this qipu does not read: import the PGN files again into a new database");
 }
 
-// Creates the schema in a new file, or runs the migrations an older file needs.
-void create_or_upgrade(Connection& db) {
-  std::int64_t version = pragma_int(db, "user_version");
-  if (version == SchemaVersion) return;
-  Transaction tx(db);
-  if (version == 0) {
-    db.exec(kSchemaV1);
+// The schema's CREATE INDEX statements for the game table, after its marker line.
+std::string game_index_sql() {
+  std::string_view all = kSchema;
+  auto at = all.find("-- @game-indexes");
+  return at == std::string_view::npos ? std::string() : std::string(all.substr(at));
+}
+
+// Creates the schema in a new file; makes any game index a killed bulk import left out
+// (IF NOT EXISTS: a no-op that takes no write lock when they are there).
+void create_schema(Connection& db) {
+  if (pragma_int(db, "user_version") == 0) {
+    Transaction tx(db);
+    db.exec(kSchema);
     db.exec("PRAGMA application_id = " + std::to_string(ApplicationId));
+    db.exec("PRAGMA user_version = " + std::to_string(SchemaVersion));
+    tx.commit();
   }
-  // Later schema versions add their migrations here, each from the version before.
-  db.exec("PRAGMA user_version = " + std::to_string(SchemaVersion));
-  tx.commit();
+  db.exec(game_index_sql());
 }
 
 // Date as YYYYMMDD with unknown month or day as 00; nullopt without a year.
@@ -126,7 +138,7 @@ std::unique_ptr<Connection> open_database(const std::string& path, Connection::M
     if (pragma_int(*db, "user_version") == 0 && !has_tables(*db)) db->exec("PRAGMA auto_vacuum = INCREMENTAL");
     db->exec("PRAGMA journal_mode = WAL");
     db->exec("PRAGMA synchronous = NORMAL");
-    create_or_upgrade(*db);
+    create_schema(*db);
   } else if (pragma_int(*db, "user_version") == 0) {
     throw DbError(path + " is empty: import games first (qipu import --db " + path + " FILE.pgn)");
   }
@@ -134,182 +146,269 @@ std::unique_ptr<Connection> open_database(const std::string& path, Connection::M
   return db;
 }
 
-EncodedGame encode_game(const game::GameRecord& rec) {
+namespace {
+
+EncodedGame encode_moves_and_keys(const game::GameRecord& rec) {
   EncodedGame e;
-  e.moves = encode_moves(rec.start_position, rec.mainline);
-  e.notes = encode_annotations(rec);
   e.keys.reserve(rec.mainline.size() + 1);
   e.keys.push_back(rec.start_position.key());
-  Position last = rec.start_position;
-  game::for_each_move(rec.start_position, rec.mainline, [&](const Position&, const game::MoveNode&, const Position& after) {
+  if (rec.mainline.empty()) e.material = material_signature(rec.start_position);
+  std::string symbols = move_symbols(rec.start_position, rec.mainline, [&](const Position& after) {
     e.keys.push_back(after.key());
-    last = after;
+    if (e.keys.size() == rec.mainline.size() + 1) e.material = material_signature(after);
   });
-  e.material = material_signature(last);
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (auto name : Roster) h = fnv1a(h, rec.tag(name));
-  h = fnv1a(h, rec.start_fen.value_or(""));
-  e.hash = fnv1a(h, e.moves) >> 1;  // 63 bits: SQLite integers are signed
+  e.moves = pack_symbols(symbols);
+  e.notes = encode_annotations(rec);
   return e;
 }
 
+}  // namespace
+
+EncodedGame encode_game(const game::GameRecord& rec) {
+  try {
+    return encode_moves_and_keys(rec);
+  } catch (const DbError& err) {
+    EncodedGame e;
+    e.error = err.what();
+    return e;
+  }
+}
+
+
+std::string written_date(std::int64_t date_sort) {
+  char buf[16];
+  auto part = [](std::int64_t v) { return v == 0 ? std::string("??") : (v < 10 ? "0" : "") + std::to_string(v); };
+  std::snprintf(buf, sizeof buf, "%04d.", int(date_sort / 10000));
+  return buf + part(date_sort / 100 % 100) + "." + part(date_sort % 100);
+}
+
+// The roster as one game row stores it: names as interned ids, the date as date_sort
+// plus its text only when written_date does not give it back.
+struct RosterRow {
+  std::optional<std::int64_t> white, black, event, site, date_sort;
+  std::optional<std::string_view> date_text, round, result, start_fen;
+};
+
+namespace {
+
+std::uint64_t mix(std::uint64_t h, std::optional<std::string_view> v) {
+  if (!v) return (h ^ 0x1ff) * 0x100000001b3ULL;  // no byte value gives this step
+  return fnv1a(h, *v);
+}
+
+std::uint64_t mix(std::uint64_t h, std::optional<std::int64_t> v) {
+  if (!v) return mix(h, std::optional<std::string_view>());
+  return fnv1a(h, std::string_view(reinterpret_cast<const char*>(&*v), sizeof *v));
+}
+
+// What makes two games the same game: the roster as stored, the start FEN and the
+// moves. A missing value differs from every present one, the empty string included.
+std::uint64_t duplicate_hash(const RosterRow& r, std::string_view moves) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (auto v : {r.white, r.black, r.event, r.site, r.date_sort}) h = mix(h, v);
+  for (auto v : {r.date_text, r.round, r.result, r.start_fen}) h = mix(h, v);
+  return fnv1a(h, moves);
+}
+
+std::optional<std::int64_t> column_int(Statement& st, int col) {
+  return st.is_null(col) ? std::nullopt : std::optional(st.int64(col));
+}
+
+std::optional<std::string_view> column_text(Statement& st, int col) {
+  return st.is_null(col) ? std::nullopt : std::optional(st.text(col));
+}
+
+// The tags besides the roster: the first clean WhiteElo, BlackElo and ECO go to
+// columns, the rest to the tag table with their place (seq) among the other tags.
+struct OtherTags {
+  std::optional<std::int64_t> elo[2];
+  bool empty_elo[2] = {false, false};             // [WhiteElo ""]: common, kept as a letter
+  std::string eco, layout;                        // layout: the column tags' order, as W B E (w b: empty)
+  std::vector<std::pair<int, std::size_t>> rows;  // seq, index in rec.tags
+};
+
+OtherTags split_other_tags(const game::GameRecord& rec) {
+  OtherTags o;
+  int seq = 0;
+  for (std::size_t i = 0; i < rec.tags.size(); ++i) {
+    if (is_first_roster(rec, i)) continue;
+    const auto& [name, value] = rec.tags[i];
+    int col = int(std::find(ColumnTags.begin(), ColumnTags.end(), name) - ColumnTags.begin());
+    bool taken = col == 2 ? !o.eco.empty() : col < 2 && (o.elo[col] || o.empty_elo[col]);
+    if (col < 2 && !taken && clean_int(value)) {
+      o.elo[col] = clean_int(value);
+      o.layout += LayoutLetters[col];
+    } else if (col < 2 && !taken && value.empty()) {
+      o.empty_elo[col] = true;
+      o.layout += char(std::tolower(LayoutLetters[col]));
+    } else if (col == 2 && !taken && clean_eco(value)) {
+      o.eco = value;
+      o.layout += 'E';
+    } else {
+      o.rows.emplace_back(seq, i);
+    }
+    ++seq;
+  }
+  // Column tags in W, B, E order are the usual case; only other orders, and empty Elos,
+  // are recorded.
+  auto place = [](char c) { return std::string_view(LayoutLetters).find(c); };
+  bool usual = std::is_sorted(o.layout.begin(), o.layout.end(), [&](char a, char b) { return place(a) < place(b); }) &&
+               o.layout.find_first_of("wb") == std::string::npos;
+  if (usual) o.layout.clear();
+  return o;
+}
+
+template <class T>
+void bind_opt(Statement& st, int col, const std::optional<T>& v) {
+  if (v) st.bind(col, *v);
+  else st.bind_null(col);
+}
+
+void bind_nonempty(Statement& st, int col, std::string_view v, bool blob = false) {
+  if (v.empty()) st.bind_null(col);
+  else if (blob) st.bind_blob(col, v.data(), v.size());
+  else st.bind(col, v);
+}
+
+}  // namespace
+
 struct Importer::Statements {
-  Statement find_player, add_player, find_event, add_event, find_site, add_site, find_source, add_source;
-  Statement add_game, find_opening, add_opening, add_tag, add_reject;
+  Statement add_player, add_event, add_site, add_source, add_opening, add_material;
+  Statement add_game, add_tag, add_reject;
   explicit Statements(Connection& db)
-      : find_player(db.prepare("SELECT id FROM player WHERE name = ?")),
-        add_player(db.prepare("INSERT INTO player(name) VALUES (?)")),
-        find_event(db.prepare("SELECT id FROM event WHERE name = ?")),
+      : add_player(db.prepare("INSERT INTO player(name) VALUES (?)")),
         add_event(db.prepare("INSERT INTO event(name) VALUES (?)")),
-        find_site(db.prepare("SELECT id FROM site WHERE name = ?")),
         add_site(db.prepare("INSERT INTO site(name) VALUES (?)")),
-        find_source(db.prepare("SELECT id FROM source WHERE path = ?")),
         add_source(db.prepare("INSERT INTO source(path) VALUES (?)")),
-        add_game(db.prepare(
-            "INSERT INTO game(white, black, event, site, date, date_sort, round, result, white_elo, black_elo, eco, "
-            "plies, termination, start_fen, moves, notes, movetext_result, tag_layout, source, offset, hash, "
-            "eco_guessed, opening_id, material) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
-        find_opening(db.prepare("SELECT id FROM opening WHERE name = ? AND variation = ?")),
         add_opening(db.prepare("INSERT INTO opening(name, variation) VALUES (?, ?)")),
+        add_material(db.prepare("INSERT INTO material(name) VALUES (?)")),
+        add_game(db.prepare(
+            "INSERT INTO game(white, black, event, site, date_sort, date_text, round, result, start_fen, white_elo, black_elo, "
+            "eco, eco_guessed, opening_id, material, plies, termination, moves, notes, movetext_result, tag_layout, source, "
+            "offset) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
         add_tag(db.prepare("INSERT INTO tag(game, seq, name, value) VALUES (?,?,?,?)")),
         add_reject(db.prepare(
             "INSERT OR IGNORE INTO reject(source, offset, game_index, white, black, text, errors) VALUES (?,?,?,?,?,?,?)")) {}
 };
 
+// Opening names are kept as one key: name, unit separator, variation.
+constexpr char OpeningSeparator = '\x1f';
+
 Importer::Importer(Connection& db, ImportOptions options) : db_(db), opt_(options) {
   st_ = std::make_unique<Statements>(db_);
-  if (!opt_.allow_duplicates) {
-    auto st = db_.prepare("SELECT hash FROM game");
-    while (st.step()) hashes_.insert(std::uint64_t(st.int64(0)));
-  }
+  load_names(players_, "SELECT id, name FROM player");
+  load_names(events_, "SELECT id, name FROM event");
+  load_names(sites_, "SELECT id, name FROM site");
+  load_names(sources_, "SELECT id, path FROM source");
+  load_names(materials_, "SELECT id, name FROM material");
+  load_names(openings_, "SELECT id, name || char(31) || variation FROM opening");
+  bool empty = !db_.prepare("SELECT 1 FROM game LIMIT 1").step();
+  if (empty) drop_game_indexes();
+  if (!opt_.allow_duplicates && !empty) load_hashes();
   begin();
 }
 
 Importer::~Importer() = default;
 
+void Importer::load_names(NameIds& cache, const char* sql) {
+  auto st = db_.prepare(sql);
+  while (st.step()) cache.emplace(st.text(1), st.int64(0));
+}
+
+void Importer::load_hashes() {
+  auto st = db_.prepare("SELECT white, black, event, site, date_sort, date_text, round, result, start_fen, moves FROM game");
+  while (st.step()) {
+    RosterRow r{column_int(st, 0), column_int(st, 1), column_int(st, 2), column_int(st, 3), column_int(st, 4),
+                column_text(st, 5), column_text(st, 6), column_text(st, 7), column_text(st, 8)};
+    hashes_.insert(duplicate_hash(r, st.blob(9)));
+  }
+}
+
+// Into an empty table, indexes are cheaper made once at the end, from sorted input that
+// fills their pages. A killed import leaves them out; opening for writing makes them.
+void Importer::drop_game_indexes() {
+  std::vector<std::string> names;
+  auto st = db_.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'game' AND sql IS NOT NULL");
+  while (st.step()) names.emplace_back(st.text(0));
+  for (const auto& n : names) db_.exec("DROP INDEX \"" + n + "\"");  // names from the schema, not from input
+  remake_indexes_ = !names.empty();
+}
+
 void Importer::begin() { tx_ = std::make_unique<Transaction>(db_); }
 
-std::int64_t Importer::intern(std::unordered_map<std::string, std::int64_t>& cache, Statement& find, Statement& insert,
-                              std::string_view name) {
-  if (auto it = cache.find(std::string(name)); it != cache.end()) return it->second;
-  std::int64_t id;
-  find.bind(1, name);
-  if (find.step()) {
-    id = find.int64(0);
-    find.reset();
-  } else {
-    find.reset();
-    insert.bind(1, name).run();
-    id = db_.last_insert_id();
-  }
+std::int64_t Importer::intern(NameIds& cache, Statement& insert, std::string_view name) {
+  if (auto it = cache.find(name); it != cache.end()) return it->second;
+  insert.bind(1, name).run();
+  std::int64_t id = db_.last_insert_id();
   cache.emplace(name, id);
   return id;
 }
 
 // Opening names repeat across thousands of games: one row each, referred to by id.
 std::int64_t Importer::intern_opening(const std::string& name, const std::string& variation) {
-  std::string key = name + '\x1f' + variation;
+  std::string key = name + OpeningSeparator + variation;
   if (auto it = openings_.find(key); it != openings_.end()) return it->second;
-  Statements& s = *st_;
-  std::int64_t id;
-  s.find_opening.bind(1, name).bind(2, variation);
-  if (s.find_opening.step()) {
-    id = s.find_opening.int64(0);
-    s.find_opening.reset();
-  } else {
-    s.find_opening.reset();
-    s.add_opening.bind(1, name).bind(2, variation).run();
-    id = db_.last_insert_id();
-  }
+  st_->add_opening.bind(1, name).bind(2, variation).run();
+  std::int64_t id = db_.last_insert_id();
   openings_.emplace(key, id);
   return id;
 }
 
+RosterRow Importer::roster_row(const game::GameRecord& rec) {
+  bool present[Roster.size()] = {};
+  for (const auto& t : rec.tags)
+    if (auto at = std::find(Roster.begin(), Roster.end(), t.first); at != Roster.end()) present[at - Roster.begin()] = true;
+  auto name = [&](std::size_t i, NameIds& cache, Statement& insert) -> std::optional<std::int64_t> {
+    if (!present[i]) return std::nullopt;
+    return intern(cache, insert, rec.tag(Roster[i]));
+  };
+  auto text = [&](std::size_t i) { return present[i] ? std::optional(rec.tag(Roster[i])) : std::nullopt; };
+  Statements& s = *st_;
+  RosterRow r{name(4, players_, s.add_player), name(5, players_, s.add_player), name(0, events_, s.add_event),
+              name(1, sites_, s.add_site), std::nullopt, std::nullopt, text(3), text(6), std::nullopt};
+  if (auto date = text(2)) {
+    r.date_sort = sortable_date(*date);
+    if (!r.date_sort || written_date(*r.date_sort) != *date) r.date_text = date;
+  }
+  if (rec.start_fen) r.start_fen = *rec.start_fen;
+  return r;
+}
+
 void Importer::add(const std::string& source, const game::GameRecord& rec, const EncodedGame& enc) {
-  if (!opt_.allow_duplicates && !hashes_.insert(enc.hash).second) {
+  RosterRow r = roster_row(rec);
+  if (!opt_.allow_duplicates && !hashes_.insert(duplicate_hash(r, enc.moves)).second) {
     ++stats_.duplicates;
     return;
   }
   Statements& s = *st_;
   Statement& g = s.add_game;
-  auto bind_name = [&](int col, std::string_view tag, auto& cache, Statement& find, Statement& insert) {
-    bool present = false;
-    for (const auto& t : rec.tags) present |= t.first == tag;
-    if (present) g.bind(col, intern(cache, find, insert, rec.tag(tag)));
-    else g.bind_null(col);
-  };
-  bind_name(1, "White", players_, s.find_player, s.add_player);
-  bind_name(2, "Black", players_, s.find_player, s.add_player);
-  bind_name(3, "Event", events_, s.find_event, s.add_event);
-  bind_name(4, "Site", sites_, s.find_site, s.add_site);
-  auto bind_tag = [&](int col, std::string_view tag) {
-    bool present = false;
-    for (const auto& t : rec.tags) present |= t.first == tag;
-    if (present) g.bind(col, rec.tag(tag));
-    else g.bind_null(col);
-  };
-  bind_tag(5, "Date");
-  if (auto d = sortable_date(rec.tag("Date"))) g.bind(6, *d);
-  else g.bind_null(6);
-  bind_tag(7, "Round");
-  bind_tag(8, "Result");
-
-  // Other tags: the first clean WhiteElo, BlackElo and ECO go to columns, the rest to
-  // the tag table with their place among the other tags.
-  std::optional<std::int64_t> elo[2];
-  std::string eco, layout;
-  std::vector<std::pair<int, std::size_t>> table_tags;  // seq, index in rec.tags
-  int seq = 0;
-  for (std::size_t i = 0; i < rec.tags.size(); ++i) {
-    if (is_first_roster(rec, i)) continue;
-    const auto& [name, value] = rec.tags[i];
-    int col = int(std::find(ColumnTags.begin(), ColumnTags.end(), name) - ColumnTags.begin());
-    bool taken = col == 2 ? !eco.empty() : col < 2 && elo[col].has_value();
-    if (col < 2 && !taken && clean_int(value)) {
-      elo[col] = clean_int(value);
-      layout += LayoutLetters[col];
-    } else if (col == 2 && !taken && clean_eco(value)) {
-      eco = value;
-      layout += 'E';
-    } else {
-      table_tags.emplace_back(seq, i);
-    }
-    ++seq;
-  }
-  for (int c : {0, 1})
-    if (elo[c]) g.bind(9 + c, *elo[c]);
-    else g.bind_null(9 + c);
+  int col = 1;
+  for (auto v : {r.white, r.black, r.event, r.site, r.date_sort}) bind_opt(g, col++, v);
+  for (auto v : {r.date_text, r.round, r.result, r.start_fen}) bind_opt(g, col++, v);
+  OtherTags other = split_other_tags(rec);
+  bind_opt(g, 10, other.elo[0]);
+  bind_opt(g, 11, other.elo[1]);
   // Without a clean ECO tag the classification fills the column, marked as guessed so
   // that export leaves it out.
-  bool guessed = eco.empty() && !enc.eco.empty();
-  if (!eco.empty() || guessed) g.bind(11, guessed ? enc.eco : eco);
-  else g.bind_null(11);
-  g.bind(22, std::int64_t(guessed));
-  auto bind_text = [&](int col, const std::string& v) { v.empty() ? g.bind_null(col) : g.bind(col, v); };
-  if (enc.opening.empty() && enc.variation.empty()) g.bind_null(23);
-  else g.bind(23, intern_opening(enc.opening, enc.variation));
-  bind_text(24, enc.material);
-  g.bind(12, std::int64_t(enc.moves.size()));
-  g.bind(13, std::int64_t(rec.termination));
-  if (rec.start_fen) g.bind(14, *rec.start_fen);
-  else g.bind_null(14);
-  g.bind_blob(15, enc.moves.data(), enc.moves.size());
-  if (enc.notes.empty()) g.bind_null(16);
-  else g.bind_blob(16, enc.notes.data(), enc.notes.size());
-  if (!rec.result.empty() && rec.result != rec.tag("Result")) g.bind(17, rec.result);
-  else g.bind_null(17);
-  // Column tags in W, B, E order are the usual case; only other orders are recorded.
-  std::string sorted = layout;
-  std::sort(sorted.begin(), sorted.end(), [](char a, char b) { return std::string_view("WBE").find(a) < std::string_view("WBE").find(b); });
-  if (layout != sorted) g.bind(18, layout);
-  else g.bind_null(18);
-  g.bind(19, intern(sources_, s.find_source, s.add_source, source));
-  g.bind(20, std::int64_t(rec.start.offset));
-  g.bind(21, std::int64_t(enc.hash));
+  bool guessed = other.eco.empty() && !enc.eco.empty();
+  bind_nonempty(g, 12, guessed ? enc.eco : other.eco);
+  g.bind(13, std::int64_t(guessed));
+  if (enc.opening.empty() && enc.variation.empty()) g.bind_null(14);
+  else g.bind(14, intern_opening(enc.opening, enc.variation));
+  if (enc.material.empty()) g.bind_null(15);
+  else g.bind(15, intern(materials_, s.add_material, enc.material));
+  g.bind(16, std::int64_t(rec.mainline.size()));
+  g.bind(17, std::int64_t(rec.termination));
+  g.bind_blob(18, enc.moves.data(), enc.moves.size());
+  bind_nonempty(g, 19, enc.notes, true);
+  bind_nonempty(g, 20, rec.result != rec.tag("Result") ? std::string_view(rec.result) : std::string_view());
+  bind_nonempty(g, 21, other.layout);
+  g.bind(22, intern(sources_, s.add_source, source));
+  g.bind(23, std::int64_t(rec.start.offset));
   g.run();
   std::int64_t id = db_.last_insert_id();
-  for (auto [tseq, i] : table_tags)
-    s.add_tag.bind(1, id).bind(2, tseq).bind(3, rec.tags[i].first).bind(4, rec.tags[i].second).run();
+  for (auto [seq, i] : other.rows)
+    s.add_tag.bind(1, id).bind(2, seq).bind(3, rec.tags[i].first).bind(4, rec.tags[i].second).run();
   if (opt_.position_index)
     for (std::size_t ply = 0; ply < enc.keys.size(); ++ply) index_.add(enc.keys[ply], id, int(ply));
   ++stats_.imported;
@@ -318,7 +417,7 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
 
 void Importer::reject(const std::string& source, const game::GameRecord& rec, const std::string& errors) {
   Statements& s = *st_;
-  s.add_reject.bind(1, intern(sources_, s.find_source, s.add_source, source));
+  s.add_reject.bind(1, intern(sources_, s.add_source, source));
   s.add_reject.bind(2, std::int64_t(rec.start.offset)).bind(3, std::int64_t(rec.index));
   s.add_reject.bind(4, rec.tag("White")).bind(5, rec.tag("Black")).bind(6, rec.raw).bind(7, errors).run();
   ++stats_.rejected;
@@ -336,6 +435,7 @@ void Importer::finish() {
   if (opt_.position_index) index_.flush(db_);
   tx_->commit();
   tx_.reset();
+  if (remake_indexes_) db_.exec(game_index_sql());
   // Lookups read every segment, so many small ones are merged; a few are cheaper to
   // read than to rewrite, and leaving them spares each import a second write.
   if (opt_.position_index && position_index_stats(db_).segments > MaxSegments) {
@@ -346,11 +446,10 @@ void Importer::finish() {
   }
   db_.exec("PRAGMA wal_checkpoint(TRUNCATE)");
 }
-
 namespace {
 
 // The non-roster tags back in their original order: table rows at their seq, column
-// tags in the gaps, in tag_layout's order (or W, B, E).
+// tags in the gaps, in tag_layout's order (or W, B, E; w, b are empty Elos).
 void restore_other_tags(Statement& tags, std::int64_t id, const std::optional<std::int64_t> elo[2],
                         std::string_view eco, std::string_view layout, game::GameRecord& rec) {
   std::vector<std::pair<std::string, std::string>> column;
@@ -358,6 +457,8 @@ void restore_other_tags(Statement& tags, std::int64_t id, const std::optional<st
   for (char c : order) {
     if (c == 'W' && elo[0]) column.emplace_back("WhiteElo", std::to_string(*elo[0]));
     if (c == 'B' && elo[1]) column.emplace_back("BlackElo", std::to_string(*elo[1]));
+    if (c == 'w') column.emplace_back("WhiteElo", "");
+    if (c == 'b') column.emplace_back("BlackElo", "");
     if (c == 'E' && !eco.empty()) column.emplace_back("ECO", std::string(eco));
   }
   std::size_t next_column = 0;

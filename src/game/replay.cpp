@@ -51,23 +51,11 @@ bool date_well_formed(std::string_view d) {
   return two_digits_in(d.substr(5, 2), 1, 12) && two_digits_in(d.substr(8, 2), 1, 31);
 }
 
-San::Suffix actual_suffix(const Position& after) {
-  if (!after.in_check()) return San::Suffix::None;
-  return has_legal_move(after) ? San::Suffix::Check : San::Suffix::Mate;
-}
-
 std::string suffix_problem(San::Suffix written, San::Suffix actual) {
   if (written == actual) return {};
   if (actual == San::Suffix::Mate) return written == San::Suffix::Check ? "the move mates: expected '#' not '+'" : "the move mates: expected '#'";
   if (actual == San::Suffix::Check) return written == San::Suffix::Mate ? "'#' but the move is not mate: expected '+'" : "the move gives check: expected '+'";
   return written == San::Suffix::Mate ? "'#' but the move does not give check" : "'+' but the move does not give check";
-}
-
-// Disambiguation characters the move needs, from its canonical SAN body.
-int needed_disambiguation(const Position& before, Move m) {
-  std::string body = format_san_body(before, m);
-  int fixed = 1 + (body.find('x') != std::string::npos) + 2;
-  return int(body.size()) - fixed;
 }
 
 }  // namespace
@@ -89,7 +77,9 @@ struct Replayer::Impl {
 
   // Sets up the start position from the Variant, SetUp and FEN tags, once.
   void start() {
-    if (started) return;
+    if (!started) set_up();  // kept small: it runs before every move
+  }
+  void set_up() {
     started = true;
     std::string repairs;
     std::string problem = set_up_start(rec, &repairs);
@@ -112,7 +102,7 @@ struct Replayer::Impl {
   }
 
   // How the move is written, judged on the position before it.
-  void check_form(const San& san, const Position& before, Move m, SourcePos pos, std::string_view token) {
+  void check_form(const San& san, const SanShape& shape, const Position& before, Move m, SourcePos pos, std::string_view token) {
     if (!san.style && (san.piece == Pawn || (san.from_file < 0 && san.from_rank < 0))) return;  // the usual case
     MovePlace at = place_of(before);
     auto report = [&](std::string msg) { report_style(at, pos, token, std::move(msg)); };
@@ -123,14 +113,13 @@ struct Replayer::Impl {
     if (san.style & StyleDoubleCheck) report("'++' for check: SAN writes '+' for every check");
     if (san.piece != Pawn && san.kind == San::Kind::Normal && !(san.style & StyleLongAlgebraic)) {
       int given = (san.from_file >= 0) + (san.from_rank >= 0);
-      if (given > 0 && given > needed_disambiguation(before, m)) report("superfluous disambiguation: expected " + format_san(before, m));
+      if (given > 0 && given > shape.from_file + shape.from_rank) report("superfluous disambiguation: expected " + format_san(before, m));
     }
   }
 
   // The check sign, judged on the position after the move.
-  void check_sign(const San& san, const Position& after, const MovePlace& at, SourcePos pos, std::string_view token) {
-    if (std::string problem = suffix_problem(san.suffix, actual_suffix(after)); !problem.empty())
-      report_style(at, pos, token, problem);
+  void check_sign(const San& san, San::Suffix actual, const MovePlace& at, SourcePos pos, std::string_view token) {
+    if (san.suffix != actual) report_style(at, pos, token, suffix_problem(san.suffix, actual));
   }
 
   void take_pending(MoveNode& node) {
@@ -217,10 +206,13 @@ struct Replayer::Impl {
   void play(Frame& f, MoveNode& node, const San& san, Move m, SourcePos pos, std::string_view token) {
     const Position& before = f.state.position();
     MovePlace at = place_of(before);
-    check_form(san, before, m, pos, token);
+    SanShape shape = san_shape(before, m, san);
+    check_form(san, shape, before, m, pos, token);
     f.state.play(m);
+    shape.suffix = check_suffix(f.state.position());
     node.move = m;
-    check_sign(san, f.state.position(), at, pos, token);
+    node.shape = shape;
+    check_sign(san, shape.suffix, at, pos, token);
   }
 
   static void break_line(Frame& f, MoveNode& node, std::string_view token) {
@@ -338,12 +330,13 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
   return Visit::Continue;
 }
 
-
 Visit Replayer::tag(std::string_view name, std::string_view value, SourcePos pos) {
   if (value.size() > MaxKeptText)
     impl_->diagnose(true, pos, 0, {}, "tag " + display_token(name) + " has a value of " + std::to_string(value.size()) +
                                           " bytes: expected at most " + std::to_string(MaxKeptText));
-  impl_->rec.tags.emplace_back(std::string(name), std::string(cut_text(value, MaxKeptText)));
+  auto& tags = impl_->rec.tags;
+  if (tags.empty()) tags.reserve(16);  // most games have 7 to 16 tags
+  tags.emplace_back(std::string(name), std::string(cut_text(value, MaxKeptText)));
   return Visit::Continue;
 }
 

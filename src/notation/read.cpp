@@ -207,38 +207,38 @@ MoveReadings read_move(std::string_view token, const Notation* preferred) {
   return r;
 }
 
+namespace {
+
 // Castling as the style asks; words exist only for the Chinese tables.
-std::string castling_text(bool long_side, const Notation& notation, const WriteStyle& style, const std::string& letters) {
-  if (style.castling == WriteStyle::Castling::Zeros) return std::string(long_side ? "0-0-0" : "0-0");
+std::string_view castling_text(bool long_side, const Notation& notation, const WriteStyle& style) {
+  if (style.castling == WriteStyle::Castling::Zeros) return long_side ? "0-0-0" : "0-0";
   if (style.castling == WriteStyle::Castling::Words && notation.code.substr(0, 2) == "zh")
-    return std::string(long_side ? (notation.code == "zh" ? "长易位" : "長易位") : "短易位");
-  return letters;
+    return long_side ? (notation.code == "zh" ? "长易位" : "長易位") : "短易位";
+  return long_side ? notation.names.castle_long : notation.names.castle_short;
 }
 
+}  // namespace
+
 std::string write_move(const Position& pos, Move m, const Notation& notation, const WriteStyle& style) {
-  std::string text = write_move_body(pos, m, notation, style);
+  SanShape shape = san_shape(pos, m);
   Position after = pos;
   after.play(m);
-  append_check_sign(text, after);
+  shape.suffix = check_suffix(after);
+  std::string text;
+  append_move(text, m, shape, notation, style);
   return text;
 }
 
-std::string write_move_body(const Position& pos, Move m, const Notation& notation, const WriteStyle& style) {
-  std::string body = format_san_body(pos, m, notation.names);
-  if (m.kind() == MoveKind::Castling) {
-    body = castling_text(m.to() < m.from(), notation, style, body);
-  } else if (style.spaced && !m.is_null() && type_of(pos.piece_on(m.from())) != Pawn) {
-    std::size_t word = notation.names.pieces[type_of(pos.piece_on(m.from()))].size();
-    std::string spaced;
-    spaced.reserve(body.size() + 1);
-    spaced.append(body, 0, word).append(1, ' ').append(body, word, std::string::npos);
-    body.swap(spaced);
+void append_move(std::string& out, Move m, const SanShape& shape, const Notation& notation, const WriteStyle& style) {
+  if (m.kind() == MoveKind::Castling && !m.is_null()) {
+    out += castling_text(m.to() < m.from(), notation, style);
+  } else {
+    std::size_t at = out.size();
+    append_san_body(out, m, shape, notation.names);
+    std::size_t word = notation.names.pieces[shape.piece].size();
+    if (style.spaced && !m.is_null() && shape.piece != Pawn && word > 0) out.insert(at + word, 1, ' ');
   }
-  return body;
-}
-
-void append_check_sign(std::string& text, const Position& after) {
-  if (after.in_check()) text += has_legal_move(after) ? '+' : '#';
+  if (shape.suffix != San::Suffix::None) out += shape.suffix == San::Suffix::Check ? '+' : '#';
 }
 
 }  // namespace qipu

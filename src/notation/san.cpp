@@ -20,6 +20,16 @@ PieceType piece_from_letter(char c) {
   }
 }
 bool is_file(char c) { return c >= 'a' && c <= 'h'; }
+
+// Which of `pieces` (of one type, not pawns) can reach `to` by geometry.
+Bitboard reaching(PieceType type, Square to, Bitboard pieces, Bitboard occ) {
+  switch (type) {
+    case Bishop: return sliders_reaching(to, 0, pieces, occ);
+    case Rook: return sliders_reaching(to, pieces, 0, occ);
+    case Queen: return sliders_reaching(to, pieces, pieces, occ);
+    default: return pieces & attacks_of(type, to, occ);
+  }
+}
 bool is_rank(char c) { return c >= '1' && c <= '8'; }
 bool ends_with(std::string_view s, std::string_view tail) {
   return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
@@ -74,9 +84,38 @@ bool strip_promotion(std::string_view& t, San& san) {
 
 SanParse fail(std::string msg) { return {std::nullopt, std::move(msg)}; }
 
+// The shapes nearly every move has, read forward in one pass: [NBRQK][file][rank][x]
+// square[=NBRQ][+#] (a pawn names a file only to capture). Anything else, and every
+// style flag, is left to the general reader below, which gives the same San for these.
+bool parse_common(std::string_view t, San& san) {
+  std::size_t n = t.size(), i = 0;
+  if (n == 0) return false;
+  if (t[n - 1] == '+' || t[n - 1] == '#') {
+    san.suffix = t[n - 1] == '+' ? San::Suffix::Check : San::Suffix::Mate;
+    if (--n > 0 && (t[n - 1] == '+' || t[n - 1] == '#')) return false;
+  }
+  if (n >= 2 && t[n - 2] == '=') {
+    san.promotion = piece_from_letter(t[n - 1]);
+    if (san.promotion == NoPieceType || san.promotion == Pawn || san.promotion == King) return false;
+    n -= 2;
+  }
+  PieceType p = piece_from_letter(t[0]);
+  if (p != NoPieceType && p != Pawn) san.piece = p, i = 1;
+  if (n < i + 2 || !is_file(t[n - 2]) || !is_rank(t[n - 1])) return false;
+  san.to = make_square(t[n - 2] - 'a', t[n - 1] - '1');
+  n -= 2;
+  if (n > i && t[n - 1] == 'x') san.capture = true, --n;
+  if (n > i && is_rank(t[n - 1])) san.from_rank = std::int8_t(t[n - 1] - '1'), --n;
+  if (n > i && is_file(t[n - 1])) san.from_file = std::int8_t(t[n - 1] - 'a'), --n;
+  if (n != i) return false;
+  if (san.piece == Pawn && (san.from_rank >= 0 || (san.from_file >= 0) != san.capture)) return false;
+  return san.promotion == NoPieceType || san.piece == Pawn;
+}
+
 }  // namespace
 
 SanParse parse_san(std::string_view t) {
+  if (San common; parse_common(t, common)) return {common, {}};
   San san;
   strip_suffixes(t, san);
   if (!t.empty() && (t[0] == 'O' || t[0] == '0') && (t == "O-O" || t == "0-0" || t == "O-O-O" || t == "0-0-0")) {
@@ -137,7 +176,7 @@ Bitboard geometric_movers(const Position& pos, const San& san) {
   Bitboard movers = pos.pieces(us, san.piece);
   if (san.from_file >= 0) movers &= file_bb(san.from_file);
   if (san.from_rank >= 0) movers &= rank_bb(san.from_rank);
-  if (san.piece != Pawn) return movers & attacks_of(san.piece, san.to, pos.pieces());
+  if (san.piece != Pawn) return reaching(san.piece, san.to, movers, pos.pieces());
   Bitboard target = square_bb(san.to);
   if (san.capture) {
     bool enemy = pos.piece_on(san.to) != NoPiece || san.to == pos.ep_square();
@@ -250,20 +289,21 @@ SanResolution resolve_san(const Position& pos, const San& san) {
   }
   Piece target = pos.piece_on(san.to);
   bool own_target = target != NoPiece && color_of(target) == pos.side_to_move();
+  Bitboard legal = 0;  // origins of the pieces that can legally make the move
   Move found = Move::none();
-  int matches = 0;
-  std::string candidates;
   for (Bitboard movers = own_target ? 0 : geometric_movers(pos, san); movers;) {
     Move m = candidate_move(pos, san, pop_lsb(movers));
     if (m.is_none() || !pos.leaves_king_safe(m)) continue;
     found = m;
-    if (++matches > 1) candidates += ", ";
-    candidates += square_name(m.from());
+    legal |= square_bb(m.from());
   }
-  if (matches == 1) return {found, {}, false};
-  if (matches > 1)
+  if (legal && !more_than_one(legal)) return {found, {}, false};
+  if (legal) {
+    std::string candidates;
+    for (Bitboard b = legal; b;) candidates += (candidates.empty() ? "" : ", ") + square_name(pop_lsb(b));
     return {Move::none(), "ambiguous move: the " + std::string(piece_name(san.piece)) + "s on " + candidates +
                               " can all move to " + square_name(san.to), true};
+  }
   if (san.piece == Pawn && relative_rank(pos.side_to_move(), san.to) != 7 && san.promotion != NoPieceType)
     return {Move::none(), "a pawn can promote only on the last rank", false};
   return {Move::none(), explain_illegal(pos, san), false};
@@ -274,36 +314,72 @@ const PieceNames& english_names() {
   return names;
 }
 
-std::string format_san_body(const Position& pos, Move m, const PieceNames& names) {
-  if (m.is_null()) return "--";
-  if (m.kind() == MoveKind::Castling)
-    return std::string(m.to() > m.from() ? names.castle_short : names.castle_long);
+SanShape san_shape(const Position& pos, Move m) {
+  SanShape shape;
+  if (m.is_null()) return shape;
   Square from = m.from(), to = m.to();
-  PieceType piece = type_of(pos.piece_on(from));
-  bool capture = pos.piece_on(to) != NoPiece || m.kind() == MoveKind::EnPassant;
-  std::string s(names.pieces[piece]);
-  if (piece == Pawn) {
-    if (capture) s += char('a' + file_of(from));
-  } else {
-    // Other pieces of the kind that could legally go there: geometry, then king safety.
-    Bitboard rivals = pos.pieces(pos.side_to_move(), piece) & attacks_of(piece, to, pos.pieces()) & ~square_bb(from);
-    bool shares_file = false, shares_rank = false, any = false;
-    for (Bitboard b = piece == King ? 0 : rivals; b;) {
-      Square r = pop_lsb(b);
-      if (!pos.leaves_king_safe(Move(r, to))) continue;
-      any = true;
-      shares_file |= file_of(r) == file_of(from);
-      shares_rank |= rank_of(r) == rank_of(from);
-    }
-    if (any && (!shares_file || shares_rank)) s += char('a' + file_of(from));
-    if (any && shares_file) s += char('1' + rank_of(from));
+  shape.piece = type_of(pos.piece_on(from));
+  if (m.kind() == MoveKind::Castling) return shape;
+  shape.capture = (pos.piece_on(to) != NoPiece) || m.kind() == MoveKind::EnPassant;
+  if (shape.piece == Pawn) {
+    shape.from_file = shape.capture;
+    return shape;
   }
-  if (capture) s += 'x';
-  s += square_name(to);
-  if (m.kind() == MoveKind::Promotion) {
-    s += '=';
-    s += names.pieces[m.promotion()];
+  // Other pieces of the kind that could legally go there: geometry, then king safety.
+  Bitboard rivals = reaching(shape.piece, to, pos.pieces(pos.side_to_move(), shape.piece), pos.pieces()) & ~square_bb(from);
+  bool shares_file = false, shares_rank = false, any = false;
+  for (Bitboard b = shape.piece == King ? 0 : rivals; b;) {
+    Square r = pop_lsb(b);
+    if (!pos.leaves_king_safe(Move(r, to))) continue;
+    any = true;
+    shares_file |= file_of(r) == file_of(from);
+    shares_rank |= rank_of(r) == rank_of(from);
   }
+  shape.from_file = any && (!shares_file || shares_rank);
+  shape.from_rank = any && shares_file;
+  return shape;
+}
+
+SanShape san_shape(const Position& before, Move m, const San& written) {
+  bool named_origin = written.from_file >= 0 || written.from_rank >= 0;
+  if (written.kind != San::Kind::Normal || written.piece == Pawn || named_origin || m.is_null()) return san_shape(before, m);
+  SanShape shape;
+  shape.piece = written.piece;
+  shape.capture = before.piece_on(m.to()) != NoPiece;
+  return shape;
+}
+
+San::Suffix check_suffix(const Position& after) {
+  if (!after.in_check()) return San::Suffix::None;
+  return has_legal_move(after) ? San::Suffix::Check : San::Suffix::Mate;
+}
+
+void append_san_body(std::string& out, Move m, const SanShape& shape, const PieceNames& names) {
+  if (m.is_null()) {
+    out += "--";
+    return;
+  }
+  if (m.kind() == MoveKind::Castling) {
+    out += m.to() > m.from() ? names.castle_short : names.castle_long;
+    return;
+  }
+  Square from = m.from(), to = m.to();
+  out += names.pieces[shape.piece];
+  char squares[6];  // [file][rank][x]square, appended at once
+  char* p = squares;
+  if (shape.from_file) *p++ = char('a' + file_of(from));
+  if (shape.from_rank) *p++ = char('1' + rank_of(from));
+  if (shape.capture) *p++ = 'x';
+  *p++ = char('a' + file_of(to));
+  *p++ = char('1' + rank_of(to));
+  if (m.kind() == MoveKind::Promotion) *p++ = '=';
+  out.append(squares, p);
+  if (m.kind() == MoveKind::Promotion) out += names.pieces[m.promotion()];
+}
+
+std::string format_san_body(const Position& pos, Move m, const PieceNames& names) {
+  std::string s;
+  append_san_body(s, m, san_shape(pos, m), names);
   return s;
 }
 
@@ -311,7 +387,7 @@ std::string format_san(const Position& pos, Move m, const PieceNames& names) {
   std::string s = format_san_body(pos, m, names);
   Position after = pos;
   after.play(m);
-  if (after.in_check()) s += has_legal_move(after) ? '+' : '#';
+  if (San::Suffix x = check_suffix(after); x != San::Suffix::None) s += x == San::Suffix::Check ? '+' : '#';
   return s;
 }
 

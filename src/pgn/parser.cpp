@@ -1,5 +1,6 @@
 // Runs the PEGTL grammar over one game chunk and turns matches into visitor
 // events. The grammar stays in this file so users never compile it.
+#include <bit>
 #include <charconv>
 #include <cstring>
 
@@ -32,13 +33,26 @@ public:
         if (p < at_) reset(*raw_);
         const char* base = raw_->text.data();
         // Eight ASCII bytes without line breaks at a time (all in 0x0E..0x7F).
-        constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
         while (p - at_ >= 8) {
             std::uint64_t w;
             std::memcpy(&w, at_, 8);
-            if (((w | ((w - kOnes * 14) & ~w)) & kHigh) != 0) break;
+            if (!plain_ascii(w)) break;
             col_ += 8;
             at_ += 8;
+        }
+        // Most calls step over a few bytes ("e4 "): test them as the tail of the word
+        // that ends at p, its other bytes masked to spaces.
+        auto n = static_cast<unsigned>(p - at_);
+        if constexpr (std::endian::native == std::endian::little) {
+            if (n > 0 && n < 8 && p - base >= 8) {
+                std::uint64_t w;
+                std::memcpy(&w, p - 8, 8);
+                std::uint64_t keep = ~0ull << (8 * (8 - n));
+                if (plain_ascii((w & keep) | (0x2020202020202020ull & ~keep))) {
+                    col_ += n;
+                    at_ = p;
+                }
+            }
         }
         for (; at_ < p; ++at_) {
             auto c = static_cast<unsigned char>(*at_);
@@ -53,6 +67,11 @@ public:
     }
 
 private:
+    // No byte of w is a control character (line breaks among them) or non-ASCII.
+    static bool plain_ascii(std::uint64_t w) {
+        constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+        return ((w | ((w - kOnes * 14) & ~w)) & kHigh) == 0;
+    }
     const RawGame* raw_ = nullptr;
     const char* at_ = nullptr;
     std::uint32_t line_ = 1, col_ = 1;
@@ -277,6 +296,68 @@ struct control : pegtl::normal<Rule> {
     }
 };
 
+// g::move_number by hand: digits, spaces, then dots or ellipses; nullptr if not one.
+const char* move_number_end(const char* p, const char* end) {
+    while (p < end && *p >= '0' && *p <= '9') ++p;
+    while (p < end && (*p == ' ' || *p == '\t')) ++p;
+    const char* dots = p;
+    for (;;) {
+        if (p < end && *p == '.') ++p;
+        else if (g::starts(p, end, "\xE2\x80\xA6")) p += 3;
+        else break;
+    }
+    return p == dots ? nullptr : p;
+}
+
+// Length of a move token of the usual shape, [NBRQK][file][rank][x]square[=NBRQ][+#],
+// ending at a delimiter; 0 for anything else, which g::move_length then judges. (Equal
+// to g::move_length on these tokens: the corpus test comparing with the grammar checks.)
+std::size_t plain_move_length(const char* p, const char* end) {
+    const char* q = p;
+    if (q < end && (*q == 'N' || *q == 'B' || *q == 'R' || *q == 'Q' || *q == 'K')) ++q;
+    const char* body = q;
+    while (q < end && q - body < 5 && (g::kCoord[*q] & (g::kFile | g::kRank) || *q == 'x')) ++q;
+    std::size_t n = static_cast<std::size_t>(q - body);
+    if (n < 2 || !g::is_file(q[-2]) || !g::is_rank(q[-1])) return 0;
+    // What may stand before the square: nothing, x, a file or rank, both, then x.
+    const char* pre = q - 2;
+    if (pre > body && pre[-1] == 'x') --pre;
+    std::size_t k = static_cast<std::size_t>(pre - body);
+    bool origin_ok = k == 0 || (k == 1 && (g::is_file(*body) || g::is_rank(*body))) ||
+                     (k == 2 && g::is_file(body[0]) && g::is_rank(body[1]));
+    if (!origin_ok) return 0;
+    if (end - q >= 2 && q[0] == '=' && (q[1] == 'N' || q[1] == 'B' || q[1] == 'R' || q[1] == 'Q')) q += 2;
+    if (q < end && (*q == '+' || *q == '#')) ++q;
+    bool paren = q < end && *q == '(';  // maybe a promotion, e8(Q)
+    return g::at_delimiter(q, end) && !paren ? static_cast<std::size_t>(q - p) : 0;
+}
+
+// The bulk of movetext, blanks, move numbers and moves, read without the grammar:
+// the same rules tried in g::item's order, so the events are the grammar's. Stops
+// at anything else (comments, variations, NAGs, glyphs, results, junk), where the
+// grammar reads one item. Returns how far it got.
+const char* skim_movetext(const char* p, const char* end, State& st) {
+    while (p < end) {
+        char c = *p;
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+            ++p;
+            continue;
+        }
+        if (c >= '0' && c <= '9') {
+            if (const char* q = move_number_end(p, end)) {
+                p = q;
+                continue;
+            }
+        }
+        std::size_t n = plain_move_length(p, end);
+        if (n == 0) n = g::move_length(p, end, st.words);
+        if (n == 0) break;
+        if (st.live()) st.follow(st.v->move({p, n}, st.tracker.pos(p)));
+        p += n;
+    }
+    return p;
+}
+
 }  // namespace
 
 struct GameParser::Impl {
@@ -306,7 +387,16 @@ Visit GameParser::parse(const RawGame& raw, Visitor& v, ReadStats& stats) {
     pegtl::memory_input<pegtl::tracking_mode::lazy, pegtl::eol::lf_crlf> in(
         raw.text.data(), raw.text.data() + raw.text.size(), "");
     try {
-        pegtl::parse<g::game, action, control>(in, st);
+        pegtl::parse<g::header, action, control>(in, st);
+        while (!in.empty()) {
+            if (!st.opts.grammar_only) {
+                const char* q = skim_movetext(in.current(), in.end(), st);
+                in.bump(static_cast<std::size_t>(q - in.current()));
+                if (in.empty()) break;
+            }
+            // g::game's star<item>, one item at a time; item matches any non-empty input.
+            if (!pegtl::parse<g::item, action, control>(in, st)) break;
+        }
     } catch (const GameError& e) {
         st.close_all();
         st.error(e.at, e.message);

@@ -17,22 +17,20 @@ namespace qipu::grammar::pgn {
 class WordTable {
 public:
     WordTable() = default;
-    WordTable(const std::vector<std::string>& words, bool space_after)
-        : words_(words), space_after_(space_after) {
-        for (const auto& w : words_) {
+    WordTable(const std::vector<std::string>& words, bool space_after) : space_after_(space_after) {
+        for (const auto& w : words) {
             if (w.empty()) continue;
             auto c = static_cast<unsigned char>(w[0]);
             if (w.size() == 1) single_[c] = true;
-            else first_[c] = true;
+            else longer_[c].push_back(w);
         }
     }
     // Length of the longest piece word at p, 0 if none.
     [[nodiscard]] std::size_t match(const char* p, const char* end) const {
         if (p == end) return 0;
         auto c = static_cast<unsigned char>(*p);
-        if (!first_[c]) return single_[c] ? 1 : 0;  // the common ASCII case
         std::size_t best = single_[c] ? 1 : 0;
-        for (const auto& w : words_)
+        for (const auto& w : longer_[c])  // usually none: only words of two or more bytes
             if (w.size() > best && static_cast<std::size_t>(end - p) >= w.size() &&
                 std::memcmp(p, w.data(), w.size()) == 0)
                 best = w.size();
@@ -41,9 +39,8 @@ public:
     [[nodiscard]] bool space_after() const { return space_after_; }
 
 private:
-    std::vector<std::string> words_;
-    std::array<bool, 256> first_{};   // first bytes of words longer than one byte
-    std::array<bool, 256> single_{};  // one-byte words
+    std::array<std::vector<std::string>, 256> longer_{};  // words of two or more bytes, by first byte
+    std::array<bool, 256> single_{};                      // one-byte words
     bool space_after_ = true;
 };
 

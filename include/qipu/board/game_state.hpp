@@ -35,7 +35,10 @@ std::string_view termination_name(Termination t);  // "checkmate", "fifty_move_r
 class GameState {
  public:
   GameState() { keys_.push_back(pos_.repetition_key()); }
-  explicit GameState(const Position& start) : pos_(start) { keys_.push_back(pos_.repetition_key()); }
+  explicit GameState(const Position& start) : pos_(start) {
+    keys_.reserve(128);  // a typical game's length, to spare regrowing
+    keys_.push_back(pos_.repetition_key());
+  }
 
   void play(Move m);
   // The state before the last move, given that move's starting position: where a

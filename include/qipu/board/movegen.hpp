@@ -20,7 +20,9 @@ class MoveList {
   [[nodiscard]] bool contains(Move m) const;
 
  private:
-  Move moves_[256];  // no legal position has more than 218 moves
+  // No reachable position has more than 218 moves, but a FEN may set up any position
+  // with 16 pieces a side: at most 15 queens (27 moves each), a king (8) and 2 castlings.
+  Move moves_[15 * 27 + 8 + 2];
   std::size_t size_ = 0;
 };
 
@@ -36,9 +38,13 @@ struct MoveFilter {
 // whose target is the rook's square (the move encoding).
 void generate_legal(const Position& pos, MoveList& list, MoveFilter filter = {});
 
+// King moves first: in the checked positions where this is asked, the king usually
+// has one, and generating them alone is cheap.
 [[nodiscard]] inline bool has_legal_move(const Position& pos) {
   MoveList list;
-  generate_legal(pos, list);
+  generate_legal(pos, list, MoveFilter::only(King));
+  if (!list.empty()) return true;
+  generate_legal(pos, list, {0x3E});
   return !list.empty();
 }
 

@@ -73,8 +73,10 @@ class Position {
   // Pieces of colour `by` attacking square s, given occupancy occ.
   [[nodiscard]] Bitboard attackers_to(Square s, Color by, Bitboard occ) const;
   [[nodiscard]] Bitboard attackers_to(Square s, Color by) const { return attackers_to(s, by, pieces()); }
-  [[nodiscard]] Bitboard checkers() const { return attackers_to(king(side_), ~side_); }
-  [[nodiscard]] bool in_check() const { return checkers() != 0; }
+  // Enemy pieces giving check: found once per move by play(), since replay, SAN writing
+  // and move generation all ask.
+  [[nodiscard]] Bitboard checkers() const { return checkers_; }
+  [[nodiscard]] bool in_check() const { return checkers_ != 0; }
   // Pieces of colour c that shield c's king from an enemy slider.
   [[nodiscard]] Bitboard pinned(Color c) const;
   // Is the castling move m (king takes own rook) legal here? Used by movegen and SAN.
@@ -101,6 +103,7 @@ class Position {
   void remove(Square s);
   void move_piece(Square from, Square to);
   void set_ep_after_double_push(Square to);
+  void find_checkers();
   [[nodiscard]] std::string check_setup() const;
   [[nodiscard]] std::string castling_fen() const;
   friend struct FenReader;
@@ -110,6 +113,7 @@ class Position {
   std::array<Piece, 64> board_{};
   std::array<Square, 4> castling_rook_{NoSquare, NoSquare, NoSquare, NoSquare};
   Key key_ = 0;
+  Bitboard checkers_ = 0;
   Square ep_ = NoSquare;
   Color side_ = White;
   std::uint8_t castling_ = 0;

@@ -45,6 +45,8 @@ struct Tables {
   Bitboard king[64];
   Bitboard between[64][64];  // squares strictly between, plus the second square
   Bitboard line[64][64];     // the full line through both squares, or 0
+  Bitboard rook_rays[64];    // rook attacks on an empty board
+  Bitboard bishop_rays[64];
   Magic rook[64];
   Magic bishop[64];
   Bitboard rook_table[0x19000];
@@ -72,6 +74,19 @@ inline Bitboard queen_attacks(Square s, Bitboard occ) {
 inline Bitboard between_bb(Square a, Square b) { return detail::tables.between[a][b]; }
 // The whole rank, file or diagonal through a and b; 0 when they are not aligned.
 inline Bitboard line_bb(Square a, Square b) { return detail::tables.line[a][b]; }
+
+// The sliders among `rooks` (moving as rooks) and `bishops` (as bishops) that reach s
+// through `occ`, tested one by one on the small between-table. Replay asks about
+// scattered squares, where the large magic tables miss the cache; there are seldom more
+// than two sliders on s's lines.
+inline Bitboard sliders_reaching(Square s, Bitboard rooks, Bitboard bishops, Bitboard occ) {
+  Bitboard result = 0;
+  for (Bitboard b = (detail::tables.rook_rays[s] & rooks) | (detail::tables.bishop_rays[s] & bishops); b;) {
+    Square x = pop_lsb(b);
+    if (!(between_bb(s, x) & occ & ~square_bb(x))) result |= square_bb(x);
+  }
+  return result;
+}
 
 inline Bitboard attacks_of(PieceType t, Square s, Bitboard occ) {
   switch (t) {

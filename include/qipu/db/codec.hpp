@@ -1,8 +1,13 @@
-// Compact binary forms of a game for the database: the mainline as one byte a move, and
+// Compact binary forms of a game for the database: the mainline as a few bits a move, and
 // everything else a record holds (comments, NAGs, variations) as a second blob that is
 // empty for unannotated games. Decoding gives back the same GameRecord.
+//
+// A move is first a symbol: its rank among the legal moves in an order that guesses the
+// likeliest first from the position alone (255: a null move). Symbols are then Huffman
+// coded with a fixed table: most moves rank near the top, so a move takes about half a byte.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -10,11 +15,40 @@
 
 namespace qipu::db {
 
-// Moves of a fully replayed line: each is its rank among the legal moves ordered by
-// their 16-bit value (stable whatever order a generator produces); 255 is a null move.
+// Moves of a fully replayed line, packed: the blob stored in the game table.
 std::string encode_moves(const Position& start, const game::Line& line);
 // Appends the decoded moves to `line`; false when the blob does not fit the position.
 bool decode_moves(const Position& start, std::string_view blob, game::Line& line);
+
+// The steps in between, for searches that compare games move by move without replaying.
+// The symbol of a legal move. Throws DbError for a move ranked past 254, possible only in
+// set-ups with many queens.
+unsigned char move_symbol(const Position& pos, Move m);
+// Symbols of a fully replayed line, one byte a move; `visit` sees the position after
+// each move (the importer takes its keys there, replaying once).
+template <class Visit>
+std::string move_symbols(const Position& start, const game::Line& line, Visit&& visit) {
+  std::string out;
+  out.reserve(line.size());
+  Position pos = start;
+  for (const auto& node : line) {
+    if (node.move.is_none()) break;
+    out += char(move_symbol(pos, node.move));
+    pos.play(node.move);
+    visit(pos);
+  }
+  return out;
+}
+inline std::string move_symbols(const Position& start, const game::Line& line) {
+  return move_symbols(start, line, [](const Position&) {});
+}
+// The move a symbol stands for in `pos`; Move::none() when there is none.
+Move move_of_symbol(const Position& pos, unsigned char symbol);
+// Appends the moves the symbols stand for; false when they do not fit.
+bool play_symbols(const Position& start, std::string_view symbols, game::Line& line);
+std::string pack_symbols(std::string_view symbols);
+// The first `max` symbols of a blob (all of them by default); false when it is damaged.
+bool unpack_symbols(std::string_view blob, std::string& symbols, std::size_t max = std::size_t(-1));
 
 // Comments, NAGs, variations and final comments; empty when the game has none.
 std::string encode_annotations(const game::GameRecord& rec);

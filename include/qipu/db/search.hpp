@@ -49,7 +49,7 @@ std::string add_conditions(const GameFilter& f, GameQuery& q);
 std::optional<Termination> termination_from_name(std::string_view name);
 
 // A position to find. With `exact_moves` only games whose moves begin with exactly
-// these (codec bytes, from the standard start) match; otherwise any game that reaches
+// these (codec symbols, from the standard start) match; otherwise any game that reaches
 // the position at any ply.
 struct PositionQuery {
   Position position;
@@ -60,7 +60,7 @@ struct PositionQuery {
 // included), replayed from the standard start.
 struct MoveList {
   Position position;     // after the moves
-  std::string encoded;   // codec bytes, to compare with the stored moves
+  std::string symbols;   // codec symbols, to compare with the stored moves
   std::vector<Key> keys; // every position from the start, for naming the opening
   std::string error;     // what is wrong with the text, or empty
 };

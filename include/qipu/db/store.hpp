@@ -17,7 +17,7 @@
 
 namespace qipu::db {
 
-constexpr int SchemaVersion = 1;
+constexpr int SchemaVersion = 2;
 // Position index segments an import may leave before they are merged into one.
 constexpr std::uint64_t MaxSegments = 16;
 
@@ -30,14 +30,21 @@ std::string database_path(const std::string& option);
 
 // What the workers compute for each game before it reaches the writer.
 struct EncodedGame {
-  std::string moves;           // codec: one byte a move
+  std::string moves;           // codec: ranked moves, Huffman coded
   std::string notes;           // codec: annotations, empty when none
-  std::uint64_t hash = 0;      // roster tags and moves
   std::vector<Key> keys;       // every mainline position, from ply 0
   std::string material;        // final material signature (db/search.hpp)
   std::string eco, opening, variation;  // ECO classification (db/eco.hpp); eco is used only without an ECO tag
+  std::string error;           // why the game cannot be stored (then it is a reject), or empty
 };
 EncodedGame encode_game(const game::GameRecord& rec);
+
+// The Date tag a date_sort value stands for ("1990.05.??"); the database keeps the tag's
+// text only when it differs from this (the game table's generated column `date`).
+std::string written_date(std::int64_t date_sort);
+
+// A game's roster as its row stores it (store.cpp).
+struct RosterRow;
 
 struct ImportOptions {
   bool allow_duplicates = false;
@@ -51,6 +58,8 @@ struct ImportStats {
 
 // Adds games one by one on one thread; commits every batch_games games, so that a
 // killed import leaves only whole games, and compacts the position index at the end.
+// Names are interned in memory, all of them read when it starts; so are the duplicate
+// hashes, computed from the stored rows.
 class Importer {
  public:
   Importer(Connection& db, ImportOptions options);
@@ -62,8 +71,18 @@ class Importer {
   [[nodiscard]] const ImportStats& stats() const { return stats_; }
 
  private:
-  std::int64_t intern(std::unordered_map<std::string, std::int64_t>& cache, Statement& find, Statement& insert,
-                      std::string_view name);
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  using NameIds = std::unordered_map<std::string, std::int64_t, NameHash, std::equal_to<>>;
+
+  void load_names(NameIds& cache, const char* sql);
+  void load_hashes();
+  void drop_game_indexes();
+  std::int64_t intern(NameIds& cache, Statement& insert, std::string_view name);
+  std::int64_t intern_opening(const std::string& name, const std::string& variation);
+  RosterRow roster_row(const game::GameRecord& rec);
   void commit_batch();
   void begin();
 
@@ -72,9 +91,9 @@ class Importer {
   ImportStats stats_;
   std::unique_ptr<Transaction> tx_;
   std::size_t in_batch_ = 0;
+  bool remake_indexes_ = false;
   std::unordered_set<std::uint64_t> hashes_;
-  std::int64_t intern_opening(const std::string& name, const std::string& variation);
-  std::unordered_map<std::string, std::int64_t> players_, events_, sites_, sources_, openings_;
+  NameIds players_, events_, sites_, sources_, openings_, materials_;
   struct Statements;
   std::unique_ptr<Statements> st_;
   PositionIndexWriter index_;

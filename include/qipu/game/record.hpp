@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "qipu/board/game_state.hpp"
+#include "qipu/notation/san.hpp"
 #include "qipu/pgn/visitor.hpp"
 
 namespace qipu::game {
@@ -38,7 +39,8 @@ struct Annotations {
 };
 
 struct MoveNode {
-  Move move;  // Move::none() when the token was not replayed
+  Move move;       // Move::none() when the token was not replayed
+  SanShape shape;  // how SAN writes the move, when the replayer found it
   pgn::SourcePos pos;
   std::unique_ptr<Annotations> notes;
 

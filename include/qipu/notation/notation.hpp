@@ -32,10 +32,8 @@ struct WriteStyle {
 };
 // SAN of a legal move in the given notation, with + or #.
 std::string write_move(const Position& pos, Move m, const Notation& notation, const WriteStyle& style);
-// The same in two steps, for a caller that plays the move itself: the move without
-// its check sign, then the sign (+ or #) seen from the position after the move.
-std::string write_move_body(const Position& pos, Move m, const Notation& notation, const WriteStyle& style);
-void append_check_sign(std::string& text, const Position& after);
+// The same from the move's shape (see SanShape), with its suffix: no board needed.
+void append_move(std::string& out, Move m, const SanShape& shape, const Notation& notation, const WriteStyle& style);
 
 // The ways a token can be read. English SAN comes first when it parses; then every
 // other table's reading that differs (French R is a king, German D a queen, Chinese

@@ -61,6 +61,25 @@ struct PieceNames {
 };
 const PieceNames& english_names();
 
+// How SAN writes a legal move, in any language: all a writer needs of the position.
+// The replayer records it on each move, so a game is written without replaying it.
+struct SanShape {
+  PieceType piece = NoPieceType;  // NoPieceType: not known
+  bool capture = false;
+  bool from_file = false, from_rank = false;  // disambiguation needed
+  San::Suffix suffix = San::Suffix::None;      // check or mate, found after the move
+  [[nodiscard]] bool known() const { return piece != NoPieceType; }
+};
+// The shape of move m played from `before`, without its suffix.
+SanShape san_shape(const Position& before, Move m);
+// The same for a move resolve_san found from `written`: a piece move that named no
+// origin and resolved has no rival, so nothing needs looking up.
+SanShape san_shape(const Position& before, Move m, const San& written);
+// + or # as the position after a move calls for.
+San::Suffix check_suffix(const Position& after);
+// Appends the SAN body (no suffix) of a move of the given shape.
+void append_san_body(std::string& out, Move m, const SanShape& shape, const PieceNames& names = english_names());
+
 // Canonical SAN of a legal move, with + or # (playing the move to find out).
 std::string format_san(const Position& pos, Move m, const PieceNames& names = english_names());
 // The SAN body without check suffix, for callers who know the check state already.

@@ -48,6 +48,9 @@ struct ReaderOptions {
     // notation tables to judge (Chinese castling words, xiangqi to refuse).
     bool junk_as_game = false;
     TokenWords words;
+    // Reads all movetext through the grammar, without the hand-written scan of
+    // plain moves (the two give the same events; tests compare them).
+    bool grammar_only = false;
 };
 
 struct ReadStats {
