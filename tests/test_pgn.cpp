@@ -522,7 +522,7 @@ TEST_CASE("pgn edge corpus reads without crashing", "[pgn][corpus]") {
     CHECK(files > 400);
 }
 
-TEST_CASE("pgn real corpus: one game per [Event line (MANIFEST)", "[pgn][corpus]") {
+TEST_CASE("pgn real corpus: one game per Event tag line (MANIFEST)", "[pgn][corpus]") {
     std::ifstream manifest(QIPU_SHARED "/corpora/MANIFEST.tsv");
     std::string line;
     std::getline(manifest, line);  // header
@@ -578,10 +578,12 @@ TEST_CASE("pgn memory does not grow with input size", "[pgn][memory]") {
     const std::uint64_t n = (256u << 20) / game.size();  // 256 MB of PGN
     RepeatSource src(game, n);
     Visitor v;
-    long before = max_rss_mb();
+    [[maybe_unused]] long before = max_rss_mb();
     ReadStats st = read_pgn(src, v);
     CHECK(st.games == n);
+#ifndef QIPU_SANITIZED  // AddressSanitizer's shadow memory and quarantine inflate RSS
     CHECK(max_rss_mb() - before < 40);
+#endif
 }
 
 // Found by fuzzing under UBSan: a NUL after a BOM and invalid bytes made the decoder

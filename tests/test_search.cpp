@@ -382,7 +382,8 @@ TEST_CASE("search: partial dates", "[search]") {
 
 TEST_CASE("search: Elo either or both, plies, termination, material", "[search]") {
   auto in = [](int v, int lo, int hi) { return v >= 0 && v >= lo && v <= hi; };
-  for (auto [lo, hi] : std::vector<std::pair<int, int>>{{2600, 99999}, {0, 2400}, {2500, 2700}}) {
+  for (auto range : std::vector<std::pair<int, int>>{{2600, 99999}, {0, 2400}, {2500, 2700}}) {
+    int lo = range.first, hi = range.second;  // clang 14 cannot capture structured bindings
     db::GameFilter f;
     if (lo > 0) f.min_elo = lo;
     if (hi < 99999) f.max_elo = hi;
@@ -410,7 +411,8 @@ TEST_CASE("search: Elo either or both, plies, termination, material", "[search]"
 
   std::map<std::string, int> seen;
   for (const auto& g : fixture()) ++seen[g.material];
-  for (const auto& [m, n] : seen) {
+  for (const auto& entry : seen) {
+    const std::string& m = entry.first;  // clang 14 cannot capture structured bindings
     db::GameFilter mf;
     mf.material = m;
     CHECK(query(mf) == expect([&](const FixtureGame& g) { return g.material == m; }));

@@ -147,8 +147,8 @@ struct FenReader {
     int h, f;
     if (!parse_number(half, h) || h < 0) return "bad halfmove clock '" + std::string(half) + "'";
     if (!parse_number(full, f) || f < 1) return "bad fullmove number '" + std::string(full) + "' (must be 1 or more)";
-    pos.halfmove_ = std::uint16_t(h);
-    pos.fullmove_ = std::uint16_t(f);
+    pos.halfmove_ = std::uint32_t(h);
+    pos.fullmove_ = std::uint32_t(f);
     return "";
   }
 };

@@ -66,6 +66,7 @@ bool report_input(const game::InputReport& in, std::ostream* out) {
   bool failed = !in.opened;
   for (const auto& e : in.input_errors) {
     failed |= e.game_index == 0;
+    if (e.game_index) set_exit_code(1);  // a game was skipped (too large): an error like an invalid game
     if (out) *out << format_input_error(in.path, e) << "\n";
   }
   return failed;

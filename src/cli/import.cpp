@@ -1,6 +1,9 @@
 // qipu import [--db PATH] FILE...|- — replay games and store them in the database.
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <iostream>
 #include <map>
@@ -70,8 +73,30 @@ std::optional<db::EcoTable> load_eco(const std::string& path) {
   }
 }
 
-void run_import(const ImportCmdOptions& o) {
-  std::string path = db::database_path(o.db);
+// An exclusive lock on the database file for a whole import, so that a second import
+// waits for the first: each import reads the stored games' hashes once, at its start,
+// to skip duplicates, and two running at once would store the same games twice.
+// (flock locks do not touch SQLite's fcntl locks; the file stays open until after
+// SQLite has closed it, since closing a descriptor would drop SQLite's locks.)
+class ImportLock {
+ public:
+  explicit ImportLock(const std::string& path) : fd_(open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    if (fd_ < 0 || flock(fd_, LOCK_EX | LOCK_NB) == 0) return;  // cannot open: open_database says why
+    std::cerr << "qipu import: waiting for another import into " << path << " to finish\n";
+    while (flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+    }
+  }
+  ~ImportLock() {
+    if (fd_ >= 0) close(fd_);
+  }
+  ImportLock(const ImportLock&) = delete;
+  ImportLock& operator=(const ImportLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+void import_files(const ImportCmdOptions& o, const std::string& path) {
   auto start = std::chrono::steady_clock::now();
   auto conn = db::open_database(path, db::Connection::Mode::ReadWrite);
   db::ImportOptions io;
@@ -122,6 +147,19 @@ void run_import(const ImportCmdOptions& o) {
     std::cout << "next: qipu search --db " << path << " --player Morphy   |   qipu explore --db " << path
               << " --moves \"1.e4 e5\"\n      qipu export --db " << path << " --to zh   |   qipu stats --db " << path << "\n";
   set_exit_code(io_failed ? 2 : importer.stats().rejected ? 1 : 0);
+}
+
+void run_import(const ImportCmdOptions& o) {
+  std::string path = db::database_path(o.db);
+  ImportLock lock(path);
+  try {
+    import_files(o, path);
+  } catch (const db::DbError& e) {
+    // SQLite's own messages ("database or disk is full") do not say which file.
+    std::string what = e.what();
+    if (what.find(path) != std::string::npos) throw;
+    throw db::DbError(path + ": " + what + " (batches committed before this stay whole)");
+  }
 }
 
 }  // namespace

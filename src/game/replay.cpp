@@ -13,6 +13,19 @@ using pgn::Visit;
 
 namespace {
 
+// A tag value longer than this is an error, and is kept cut: the PGN standard allows
+// 255 characters, and megabytes would burden whatever stores the game. An unreplayed
+// token is kept cut to the same length: it is text to write back, and the game's
+// raw text already holds it whole.
+constexpr std::size_t MaxKeptText = 1 << 16;
+
+// The first `max` bytes of s or fewer, not ending inside a UTF-8 character.
+std::string_view cut_text(std::string_view s, std::size_t max) {
+  if (s.size() <= max) return s;
+  while (max > 0 && (static_cast<unsigned char>(s[max]) & 0xC0) == 0x80) --max;
+  return s.substr(0, max);
+}
+
 // One line of play being replayed: the mainline or an open variation.
 struct Frame {
   Line* line;
@@ -125,7 +138,7 @@ struct Replayer::Impl {
     node.pos = pos;
     take_pending(node);
     if (f.broken) {
-      node.annotate().token = token;
+      node.annotate().token = cut_text(token, MaxKeptText);
       return;
     }
     const Position& now = f.state.position();
@@ -204,7 +217,7 @@ struct Replayer::Impl {
 
   static void break_line(Frame& f, MoveNode& node, std::string_view token) {
     f.broken = true;
-    node.annotate().token = token;
+    node.annotate().token = cut_text(token, MaxKeptText);
   }
 
   Visit open_variation(SourcePos pos) {
@@ -317,10 +330,13 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
   return Visit::Continue;
 }
 
-Visit Replayer::tag(std::string_view name, std::string_view value, SourcePos) {
+Visit Replayer::tag(std::string_view name, std::string_view value, SourcePos pos) {
+  if (value.size() > MaxKeptText)
+    impl_->diagnose(true, pos, 0, {}, "tag " + display_token(name) + " has a value of " + std::to_string(value.size()) +
+                                          " bytes: expected at most " + std::to_string(MaxKeptText));
   auto& tags = impl_->rec.tags;
   if (tags.empty()) tags.reserve(16);  // most games have 7 to 16 tags
-  tags.emplace_back(std::string(name), std::string(value));
+  tags.emplace_back(std::string(name), std::string(cut_text(value, MaxKeptText)));
   return Visit::Continue;
 }
 

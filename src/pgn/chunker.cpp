@@ -484,6 +484,10 @@ bool GameChunker::Impl::next(RawGame& g) {
             emit(g, at);
             return true;
         }
+        if (!content && !dropping) {  // blank space before a game belongs to none: keep none of it
+            advance(buf.data.get() + start, scan - start);
+            start = scan;
+        }
         if (buf.size - start > max_game && !dropping) {
             dropping = true;
             drop_offset = base + start;

@@ -5,39 +5,18 @@
 #include <cstdlib>
 #include <string>
 
-#include "qipu/game/pipeline.hpp"
+#include "fuzz_util.hpp"
 #include "qipu/game/writer.hpp"
-#include "qipu/pgn/reader.hpp"
-
-namespace {
-
-std::vector<qipu::game::GameRecord> read_all(std::string text) {
-  std::vector<qipu::game::GameRecord> games;
-  qipu::game::Replayer r({}, [&](qipu::game::GameRecord& g) {
-    games.push_back(std::move(g));
-    return qipu::pgn::Visit::Continue;
-  });
-  auto opts = qipu::game::replay_reader_options();
-  opts.max_game_bytes = 1 << 20;
-  auto src = qipu::pgn::memory_source(std::move(text));
-  try {
-    qipu::pgn::read_pgn(*src, r, opts);
-  } catch (const qipu::pgn::SourceError&) {
-  }
-  return games;
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  auto games = read_all(std::string(reinterpret_cast<const char*>(data), size));
+  auto games = fuzz::read_all(std::string(reinterpret_cast<const char*>(data), size));
   for (const auto& g : games) {
     if (!g.valid()) continue;
     for (const char* code : {"en", "zh"}) {
       qipu::game::WriterOptions w;
       w.notation = qipu::find_notation(code);
       std::string written = qipu::game::write_pgn(g, w);
-      auto back = read_all(written);
+      auto back = fuzz::read_all(written);
       // What the writer writes, the reader reads back to the same game.
       if (back.size() != 1 || !back[0].valid() || qipu::game::write_pgn(back[0]) != qipu::game::write_pgn(g)) std::abort();
     }

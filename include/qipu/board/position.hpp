@@ -118,8 +118,8 @@ class Position {
   Color side_ = White;
   std::uint8_t castling_ = 0;
   bool chess960_ = false;
-  std::uint16_t halfmove_ = 0;
-  std::uint16_t fullmove_ = 1;
+  std::uint32_t halfmove_ = 0;  // 32 bits: a legal game can pass 65,535 plies without a capture
+  std::uint32_t fullmove_ = 1;
 };
 
 // Either a position or the reason the FEN was refused.

@@ -1,0 +1,120 @@
+// Helpers for tests that run the qipu program (or a shell pipeline around it) as a
+// child process: its output, exit code, peak memory and time.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cli_test {
+
+namespace fs = std::filesystem;
+
+struct Run {
+  std::string out, err;
+  int code = -1;          // exit code, or 128 + signal
+  long peak_rss_kb = 0;   // the largest process of the command
+  double seconds = 0;
+};
+
+// Reads a file whole.
+inline std::string slurp(const std::string& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Reads fd to its end.
+inline std::string read_all(int fd) {
+  std::string s;
+  char buf[65536];
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) != 0;) {
+    if (n > 0) s.append(buf, std::size_t(n));
+    else if (errno != EINTR) break;
+  }
+  return s;
+}
+
+// Runs a command line under /bin/sh with no standard input. wait4 reports the peak
+// RSS of the command's processes (the shell's children are waited for within it).
+inline Run shell(const std::string& cmd) {
+  int out[2];
+  REQUIRE(pipe(out) == 0);
+  FILE* err = std::tmpfile();
+  REQUIRE(err != nullptr);
+  auto t0 = std::chrono::steady_clock::now();
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    dup2(out[1], 1);
+    dup2(fileno(err), 2);
+    close(out[0]);
+    close(out[1]);
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), (char*)nullptr);
+    _exit(127);
+  }
+  close(out[1]);
+  Run r;
+  r.out = read_all(out[0]);
+  close(out[0]);
+  int status = 0;
+  struct rusage usage {};
+  while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.peak_rss_kb = usage.ru_maxrss;
+  std::rewind(err);
+  r.err = read_all(fileno(err));
+  std::fclose(err);
+  return r;
+}
+
+// Before a command in a shell line: a hang fails the test (exit 124) instead of stalling it.
+inline const std::string hang_guard = "timeout 600 ";
+
+// Runs qipu with the arguments (already quoted as needed); stderr goes to err_file,
+// or into Run::err when none is given.
+inline Run run_qipu(const std::string& args, const std::string& err_file = "") {
+  return shell(hang_guard + "\"" QIPU_BINARY "\" " + args + (err_file.empty() ? "" : " 2>" + err_file));
+}
+
+inline std::string data(const std::string& name) { return std::string(QIPU_TEST_DATA) + "/cli/" + name; }
+
+inline std::vector<std::string> lines_of(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  std::string l;
+  while (std::getline(in, l)) out.push_back(l);
+  return out;
+}
+
+inline bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+
+// A fresh directory for this test process, under the system's temporary directory.
+inline fs::path temp_dir(const std::string& name = "cli") {
+  fs::path d = fs::temp_directory_path() / ("qipu_" + name + "_test_" + std::to_string(getpid()));
+  fs::create_directories(d);
+  return d;
+}
+
+// AddressSanitizer's shadow memory and quarantine inflate RSS: no bound under it.
+#ifdef QIPU_SANITIZED
+constexpr bool rss_is_meaningful = false;
+#else
+constexpr bool rss_is_meaningful = true;
+#endif
+
+}  // namespace cli_test
