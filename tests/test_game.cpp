@@ -972,3 +972,21 @@ TEST_CASE("writer: moves written from recorded shapes equal moves found on the b
   }
   CHECK(variations > 100);
 }
+
+// Found by fuzz_convert: a warning about bytes invalid in the encoding comes before the
+// tags, and set up the start position then, so a FEN tag after it was ignored and the
+// game replayed from the standard position (its converted text then read back differently).
+TEST_CASE("replay: a warning before the tags leaves the FEN tag in force", "[game]") {
+  auto games = replay(slurp(QIPU_TEST_DATA "/game/fuzz-warning-before-fen.pgn"));
+  REQUIRE(games.size() == 1);
+  CHECK(games[0].valid());
+  CHECK(games[0].warning_count() == 1);
+  CHECK(games[0].final_position.fen() == "8/3k4/8/8/8/8/8/5RK1 w - - 2 2");  // K e8-d7 after O-O
+  // A syntax error before the tags still keeps the moves as text.
+  auto broken = replay("[Event \"x\"]\n[Bad tag\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. O-O *\n");
+  REQUIRE(broken.size() == 1);
+  CHECK_FALSE(broken[0].valid());
+  REQUIRE(broken[0].mainline.size() == 1);
+  CHECK(broken[0].mainline[0].move.is_none());
+  CHECK(broken[0].mainline[0].token() == "O-O");
+}

@@ -69,6 +69,7 @@ struct Replayer::Impl {
   std::vector<std::string> pending_comments;
   std::vector<std::uint8_t> pending_nags;
   bool started = false;
+  bool break_at_start = false;  // a syntax error came before the position was set up
   const Notation* preferred = nullptr;  // the table that read this game's last non-English move
 
   void diagnose(bool error, SourcePos pos, int ply, std::string move, std::string message) {
@@ -86,7 +87,7 @@ struct Replayer::Impl {
     if (!problem.empty()) diagnose(true, rec.start, 0, {}, problem);
     if (!repairs.empty()) diagnose(false, rec.start, 0, {}, "FEN tag: " + repairs.substr(0, repairs.size() - 2));
     rec.mainline.reserve(128);
-    frames.push_back({&rec.mainline, GameState(rec.start_position), rec.start_position, !problem.empty()});
+    frames.push_back({&rec.mainline, GameState(rec.start_position), rec.start_position, !problem.empty() || break_at_start});
   }
 
   // Where a move stands, for its diagnostics: taken before the move is played.
@@ -326,6 +327,7 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
   s.pending_comments.clear();
   s.pending_nags.clear();
   s.started = false;
+  s.break_at_start = false;
   s.preferred = s.options.notation;
   return Visit::Continue;
 }
@@ -380,10 +382,12 @@ void Replayer::syntax_error(const pgn::SyntaxError& error) {
     if (s.on_input_error) s.on_input_error(error);
     return;
   }
-  s.start();
   s.diagnose(!error.warning, error.pos, 0, {}, error.message);
   if (error.warning) return;
-  for (Frame& f : s.frames) f.broken = true;  // later tokens may be misaligned: keep them as text
+  // Later tokens may be misaligned: keep them as text. Before the first move the
+  // position is not set up yet (a FEN tag may still come), so the break waits for it.
+  if (!s.started) s.break_at_start = true;
+  for (Frame& f : s.frames) f.broken = true;
 }
 
 }  // namespace qipu::game

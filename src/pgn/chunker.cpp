@@ -49,7 +49,7 @@ struct ClassTable {
     constexpr ClassTable() : c{} {
         for (int i = 0; i < 256; ++i) c[i] = kPlain;
         for (unsigned char x : {' ', '\t', '\f', '\v'}) c[x] = kSpace;
-        c['\n'] = c['\r'] = kNewline;
+        c[std::size_t{'\n'}] = c[std::size_t{'\r'}] = kNewline;
         // Comments, tags, variations, results and % lines need the slow path.
         for (unsigned char x : {'{', '}', '(', ')', ';', '[', ']', '%', '1', '0', '*'}) c[x] = kOther;
         c[0xC2] = c[0xE5] = c[0xE7] = c[0xE9] = kOther;  // first bytes of ½ and 和 白 黑
@@ -63,7 +63,7 @@ enum : unsigned char { kSkip, kBreak, kSlow, kResultChar };
 struct MovetextTable {
     unsigned char c[256];
     constexpr MovetextTable() : c{} {
-        c['\n'] = c['\r'] = kBreak;
+        c[std::size_t{'\n'}] = c[std::size_t{'\r'}] = kBreak;
         for (unsigned char x : {'{', ';', '[', '(', ')'}) c[x] = kSlow;
         // Every result holds one of these: 1-0 0-1 1/2-1/2 * ½-½ 和棋 白胜 黑胜 ...
         for (unsigned char x : {'-', '/', '*'}) c[x] = kResultChar;

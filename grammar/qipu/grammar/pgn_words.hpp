@@ -69,7 +69,7 @@ struct CoordTable {
     constexpr CoordTable() : f{} {
         for (int c = 'a'; c <= 'h'; ++c) f[c] = kFile;
         for (int c = '1'; c <= '8'; ++c) f[c] = kRank;
-        f['x'] = f[':'] = f['-'] = kSep;
+        f[std::size_t{'x'}] = f[std::size_t{':'}] = f[std::size_t{'-'}] = kSep;
     }
     constexpr unsigned char operator[](char c) const { return f[static_cast<unsigned char>(c)]; }
 };
