@@ -33,7 +33,8 @@ for t in "${targets[@]}"; do
   corpus=tests/fuzz/corpus/${t#fuzz_}
   work=$(mktemp -d)  # new inputs go here, not into the checked-in seeds
   echo "-- $t"
-  if ! build-fuzz/"$t" -max_total_time="$fuzz_seconds" -timeout=10 -max_len=8192 -print_final_stats=1 \
+  # A fixed seed, so that a red run can be repeated; FUZZ_SEED=0 asks libFuzzer for a random one.
+  if ! build-fuzz/"$t" -seed="${FUZZ_SEED:-1}" -max_total_time="$fuzz_seconds" -timeout=10 -max_len=8192 -print_final_stats=1 \
       -artifact_prefix=build-fuzz/"$t"- "$work" "$corpus" 2> build-fuzz/"$t".log; then
     tail -n 60 build-fuzz/"$t".log
     echo "$t found a crash: the input is in build-fuzz/$t-crash-*" >&2
