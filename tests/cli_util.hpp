@@ -37,6 +37,15 @@ inline std::string slurp(const std::string& p) {
 }
 
 // Reads fd to its end.
+// The pgnmentor files of these players (../shared/corpora/real/pgnmentor), one after
+// another in `to`: real collections of known size for import tests.
+inline fs::path write_pgnmentor(const fs::path& to, std::initializer_list<const char*> players) {
+  std::ofstream out(to, std::ios::binary);
+  for (const char* name : players)
+    out << slurp(std::string(QIPU_SHARED) + "/corpora/real/pgnmentor/data__pgn__" + name + ".pgn");
+  return to;
+}
+
 inline std::string read_all(int fd) {
   std::string s;
   char buf[65536];

@@ -3,6 +3,8 @@
 // refusing foreign or newer files, and crash safety of import under SIGKILL.
 #include <catch2/catch.hpp>
 
+#include "cli_util.hpp"
+
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -60,6 +62,11 @@ std::int64_t count_rows(db::Connection& c, const std::string& sql) {
   auto st = c.prepare(sql);
   REQUIRE(st.step());
   return st.int64(0);
+}
+
+// The pgnmentor files of these players in a temporary file.
+fs::path pgnmentor_players(const std::string& tag, std::initializer_list<const char*> names) {
+  return cli_test::write_pgnmentor(fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-" + tag + ".pgn"), names);
 }
 
 }  // namespace
@@ -324,14 +331,7 @@ TEST_CASE("db refuses files that are not qipu databases, and newer schemas", "[d
 
 TEST_CASE("db import killed with SIGKILL leaves whole games and completes on re-run", "[db][slow]") {
   // A few MB of real games, so that an import takes long enough to be killed midway.
-  fs::path pgn = fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-kill.pgn");
-  {
-    std::ofstream out(pgn, std::ios::binary);
-    for (const char* name : {"Adams", "Anand", "Carlsen", "Kasparov"}) {
-      std::ifstream in(std::string(QIPU_SHARED) + "/corpora/real/pgnmentor/data__pgn__" + name + ".pgn", std::ios::binary);
-      out << in.rdbuf();
-    }
-  }
+  fs::path pgn = pgnmentor_players("kill", {"Adams", "Anand", "Carlsen", "Kasparov"});
   fs::path clean = temp_db("clean");
   REQUIRE(std::system(qipu_cmd("import --db " + clean.string() + " " + pgn.string() + " > /dev/null 2>&1").c_str()) != -1);
   auto expected = count_rows(*db::open_database(clean.string(), db::Connection::Mode::ReadOnly), "SELECT count(*) FROM game");
@@ -382,14 +382,7 @@ TEST_CASE("db import killed with SIGKILL leaves whole games and completes on re-
 }
 
 TEST_CASE("db readers query while an import runs", "[db][slow]") {
-  fs::path pgn = fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-read.pgn");
-  {
-    std::ofstream out(pgn, std::ios::binary);
-    for (const char* name : {"Anand", "Carlsen", "Kasparov", "Karpov"}) {
-      std::ifstream in(std::string(QIPU_SHARED) + "/corpora/real/pgnmentor/data__pgn__" + name + ".pgn", std::ios::binary);
-      out << in.rdbuf();
-    }
-  }
+  fs::path pgn = pgnmentor_players("read", {"Anand", "Carlsen", "Kasparov", "Karpov"});
   fs::path path = temp_db("readers");
   { auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite); }  // exists before the reader opens it
   pid_t pid = fork();

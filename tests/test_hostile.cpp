@@ -251,13 +251,7 @@ TEST_CASE("hostile: a database that is not SQLite, or from a newer qipu", "[host
 namespace {
 
 // Two real collections (7,056 games, 6,966 distinct), as one file in `dir`.
-fs::path two_collections(const fs::path& dir) {
-  fs::path pgn = dir / "collections.pgn";
-  std::ofstream out(pgn, std::ios::binary);
-  for (const char* name : {"Adams", "Anand"})
-    out << slurp(std::string(QIPU_SHARED) + "/corpora/real/pgnmentor/data__pgn__" + name + ".pgn");
-  return pgn;
-}
+fs::path two_collections(const fs::path& dir) { return write_pgnmentor(dir / "collections.pgn", {"Adams", "Anand"}); }
 
 // Every stored game as PGN, in storage order; the database must pass integrity_check.
 std::vector<std::string> stored_games(const fs::path& db) {

@@ -309,23 +309,15 @@ const char* move_number_end(const char* p, const char* end) {
     return p == dots ? nullptr : p;
 }
 
-// Length of a move token of the usual shape, [NBRQK][file][rank][x]square[=NBRQ][+#],
-// ending at a delimiter; 0 for anything else, which g::move_length then judges. (Equal
-// to g::move_length on these tokens: the corpus test comparing with the grammar checks.)
+// Length of a move token of the usual shape, [NBRQK] board-part [=NBRQ] [+#], ending at
+// a delimiter; 0 for anything else, which g::move_length then judges with every piece
+// word and form. The board part is g::move_body's, so the two agree on these tokens (the
+// corpus test comparing with the grammar checks).
 std::size_t plain_move_length(const char* p, const char* end) {
     const char* q = p;
     if (q < end && (*q == 'N' || *q == 'B' || *q == 'R' || *q == 'Q' || *q == 'K')) ++q;
-    const char* body = q;
-    while (q < end && q - body < 5 && (g::kCoord[*q] & (g::kFile | g::kRank) || *q == 'x')) ++q;
-    std::size_t n = static_cast<std::size_t>(q - body);
-    if (n < 2 || !g::is_file(q[-2]) || !g::is_rank(q[-1])) return 0;
-    // What may stand before the square: nothing, x, a file or rank, both, then x.
-    const char* pre = q - 2;
-    if (pre > body && pre[-1] == 'x') --pre;
-    std::size_t k = static_cast<std::size_t>(pre - body);
-    bool origin_ok = k == 0 || (k == 1 && (g::is_file(*body) || g::is_rank(*body))) ||
-                     (k == 2 && g::is_file(body[0]) && g::is_rank(body[1]));
-    if (!origin_ok) return 0;
+    q = g::move_body(q, end);
+    if (!q) return 0;
     if (end - q >= 2 && q[0] == '=' && (q[1] == 'N' || q[1] == 'B' || q[1] == 'R' || q[1] == 'Q')) q += 2;
     if (q < end && (*q == '+' || *q == '#')) ++q;
     bool paren = q < end && *q == '(';  // maybe a promotion, e8(Q)
