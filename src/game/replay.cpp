@@ -58,6 +58,13 @@ std::string suffix_problem(San::Suffix written, San::Suffix actual) {
   return written == San::Suffix::Mate ? "'#' but the move does not give check" : "'+' but the move does not give check";
 }
 
+// Plain SAN read in one pass; any other English form through the general reader.
+std::optional<San> english_san(std::string_view token) {
+  San san;
+  if (parse_plain_san(token, san)) return san;
+  return parse_san(token).san;
+}
+
 }  // namespace
 
 struct Replayer::Impl {
@@ -96,15 +103,25 @@ struct Replayer::Impl {
     Color side;
   };
   static MovePlace place_of(const Position& p) { return {ply_of(p), p.fullmove_number(), p.side_to_move()}; }
+  // The same, found from the position after the move.
+  static MovePlace place_before(const Position& after) {
+    Color side = ~after.side_to_move();
+    int fullmove = after.fullmove_number() - (side == Black);
+    return {2 * (fullmove - 1) + (side == Black) + 1, fullmove, side};
+  }
 
   // Style departures are errors in strict mode, warnings otherwise.
   void report_style(const MovePlace& at, SourcePos pos, std::string_view token, std::string msg) {
     diagnose(options.strict, pos, at.ply, numbered_move(at.fullmove, at.side, token), std::move(msg));
   }
 
+  // No style flag and no origin a rival could make superfluous: nothing for check_form.
+  static bool usual_form(const San& san) {
+    return !san.style && (san.piece == Pawn || (san.from_file < 0 && san.from_rank < 0));
+  }
+
   // How the move is written, judged on the position before it.
   void check_form(const San& san, const SanShape& shape, const Position& before, Move m, SourcePos pos, std::string_view token) {
-    if (!san.style && (san.piece == Pawn || (san.from_file < 0 && san.from_rank < 0))) return;  // the usual case
     MovePlace at = place_of(before);
     auto report = [&](std::string msg) { report_style(at, pos, token, std::move(msg)); };
     if (san.style & StyleZeroCastling) report("castling written with zeros: expected O-O or O-O-O");
@@ -116,11 +133,6 @@ struct Replayer::Impl {
       int given = (san.from_file >= 0) + (san.from_rank >= 0);
       if (given > 0 && given > shape.from_file + shape.from_rank) report("superfluous disambiguation: expected " + format_san(before, m));
     }
-  }
-
-  // The check sign, judged on the position after the move.
-  void check_sign(const San& san, San::Suffix actual, const MovePlace& at, SourcePos pos, std::string_view token) {
-    if (san.suffix != actual) report_style(at, pos, token, suffix_problem(san.suffix, actual));
   }
 
   void take_pending(MoveNode& node) {
@@ -145,9 +157,8 @@ struct Replayer::Impl {
     const Position& now = f.state.position();
     // Fast path: plain English SAN in a game not written in another language.
     if (!preferred || preferred == &english()) {
-      if (SanParse parsed = parse_san(token); parsed.san) {
-        if (SanResolution r = resolve_san(now, *parsed.san); !r.move.is_none())
-          return play(f, node, *parsed.san, r.move, pos, token);
+      if (std::optional<San> san = english_san(token)) {
+        if (Move m = find_move(now, *san); !m.is_none()) return play(f, node, *san, m, pos, token);
       }
     }
     if (special_token(f, token, pos)) return;
@@ -206,14 +217,14 @@ struct Replayer::Impl {
   // the position they start from when they open).
   void play(Frame& f, MoveNode& node, const San& san, Move m, SourcePos pos, std::string_view token) {
     const Position& before = f.state.position();
-    MovePlace at = place_of(before);
     SanShape shape = san_shape(before, m, san);
-    check_form(san, shape, before, m, pos, token);
+    if (!usual_form(san)) check_form(san, shape, before, m, pos, token);
     f.state.play(m);
     shape.suffix = check_suffix(f.state.position());
     node.move = m;
     node.shape = shape;
-    check_sign(san, shape.suffix, at, pos, token);
+    if (san.suffix != shape.suffix)
+      report_style(place_before(f.state.position()), pos, token, suffix_problem(san.suffix, shape.suffix));
   }
 
   static void break_line(Frame& f, MoveNode& node, std::string_view token) {

@@ -84,10 +84,11 @@ bool strip_promotion(std::string_view& t, San& san) {
 
 SanParse fail(std::string msg) { return {std::nullopt, std::move(msg)}; }
 
-// The shapes nearly every move has, read forward in one pass: [NBRQK][file][rank][x]
-// square[=NBRQ][+#] (a pawn names a file only to capture). Anything else, and every
-// style flag, is left to the general reader below, which gives the same San for these.
-bool parse_common(std::string_view t, San& san) {
+}  // namespace
+
+// Read forward in one pass; the general reader below gives the same San for these.
+bool parse_plain_san(std::string_view t, San& san) {
+  san = San{};
   std::size_t n = t.size(), i = 0;
   if (n == 0) return false;
   if (t[n - 1] == '+' || t[n - 1] == '#') {
@@ -112,10 +113,8 @@ bool parse_common(std::string_view t, San& san) {
   return san.promotion == NoPieceType || san.piece == Pawn;
 }
 
-}  // namespace
-
 SanParse parse_san(std::string_view t) {
-  if (San common; parse_common(t, common)) return {common, {}};
+  if (San common; parse_plain_san(t, common)) return {common, {}};
   San san;
   strip_suffixes(t, san);
   if (!t.empty() && (t[0] == 'O' || t[0] == '0') && (t == "O-O" || t == "0-0" || t == "O-O-O" || t == "0-0-0")) {
@@ -257,7 +256,35 @@ Move candidate_move(const Position& pos, const San& san, Square from) {
   return Move(from, san.to);
 }
 
+// Origins of the pieces that can legally make a normal move: the pieces that could by
+// geometry, each tested for king safety. `found` is the move of one of them.
+Bitboard legal_origins(const Position& pos, const San& san, Move& found) {
+  Piece target = pos.piece_on(san.to);
+  if (target != NoPiece && color_of(target) == pos.side_to_move()) return 0;
+  Bitboard legal = 0;
+  for (Bitboard movers = geometric_movers(pos, san); movers;) {
+    Move m = candidate_move(pos, san, pop_lsb(movers));
+    if (m.is_none() || !pos.leaves_king_safe(m)) continue;
+    found = m;
+    legal |= square_bb(m.from());
+  }
+  return legal;
+}
+
+// Coordinate notation names no piece ("g1f3", "c1-b2", "e8g8" in pgn-extract's lalg and
+// uci output), only an origin square: read as a pawn move until the board says otherwise.
+bool names_origin_square(const San& san) {
+  return san.piece == Pawn && !(san.style & StylePawnLetter) && san.from_file >= 0 && san.from_rank >= 0;
+}
+
 }  // namespace
+
+Move find_move(const Position& pos, const San& san) {
+  if (san.kind != San::Kind::Normal || names_origin_square(san)) return resolve_san(pos, san).move;
+  Move found = Move::none();
+  Bitboard legal = legal_origins(pos, san, found);
+  return legal && !more_than_one(legal) ? found : Move::none();
+}
 
 // Finds the pieces that could make the move by geometry, then tests each for king
 // safety: no move generation on the common path.
@@ -269,9 +296,8 @@ SanResolution resolve_san(const Position& pos, const San& san) {
   }
   if (san.kind == San::Kind::CastleEither) return resolve_either_castling(pos);
   if (san.kind != San::Kind::Normal) return resolve_castling(pos, san.kind == San::Kind::CastleLong);
-  // Coordinate notation names no piece ("g1f3", "c1-b2", "e8g8" in pgn-extract's lalg and
-  // uci output): the piece is the one standing on the origin square.
-  if (san.piece == Pawn && !(san.style & StylePawnLetter) && san.from_file >= 0 && san.from_rank >= 0) {
+  // Coordinate notation: the piece is the one standing on the origin square.
+  if (names_origin_square(san)) {
     Square from = make_square(san.from_file, san.from_rank);
     Piece p = pos.piece_on(from);
     if (p != NoPiece && color_of(p) == pos.side_to_move() && type_of(p) != Pawn) {
@@ -287,16 +313,8 @@ SanResolution resolve_san(const Position& pos, const San& san) {
       return resolve_san(pos, piece_move);
     }
   }
-  Piece target = pos.piece_on(san.to);
-  bool own_target = target != NoPiece && color_of(target) == pos.side_to_move();
-  Bitboard legal = 0;  // origins of the pieces that can legally make the move
   Move found = Move::none();
-  for (Bitboard movers = own_target ? 0 : geometric_movers(pos, san); movers;) {
-    Move m = candidate_move(pos, san, pop_lsb(movers));
-    if (m.is_none() || !pos.leaves_king_safe(m)) continue;
-    found = m;
-    legal |= square_bb(m.from());
-  }
+  Bitboard legal = legal_origins(pos, san, found);
   if (legal && !more_than_one(legal)) return {found, {}, false};
   if (legal) {
     std::string candidates;
@@ -341,12 +359,14 @@ SanShape san_shape(const Position& pos, Move m) {
 }
 
 SanShape san_shape(const Position& before, Move m, const San& written) {
-  bool named_origin = written.from_file >= 0 || written.from_rank >= 0;
-  if (written.kind != San::Kind::Normal || written.piece == Pawn || named_origin || m.is_null()) return san_shape(before, m);
-  SanShape shape;
-  shape.piece = written.piece;
-  shape.capture = before.piece_on(m.to()) != NoPiece;
-  return shape;
+  if (written.kind == San::Kind::Normal && written.from_rank < 0 && !m.is_null()) {
+    if (written.piece == Pawn) {  // SAN names a pawn's file exactly when it captures, which it does when it changes file
+      bool capture = file_of(m.from()) != file_of(m.to());
+      return {Pawn, capture, capture, false};
+    }
+    if (written.from_file < 0) return {written.piece, before.piece_on(m.to()) != NoPiece, false, false};
+  }
+  return san_shape(before, m);
 }
 
 San::Suffix check_suffix(const Position& after) {

@@ -10,6 +10,7 @@ namespace qipu {
 
 class MoveList {
  public:
+  MoveList() {}  // leaves the moves uninitialised: zeroing 415 of them cost more than most uses
   void push(Move m) { moves_[size_++] = m; }
   [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] bool empty() const { return size_ == 0; }
@@ -22,7 +23,9 @@ class MoveList {
  private:
   // No reachable position has more than 218 moves, but a FEN may set up any position
   // with 16 pieces a side: at most 15 queens (27 moves each), a king (8) and 2 castlings.
-  Move moves_[15 * 27 + 8 + 2];
+  union {
+    Move moves_[15 * 27 + 8 + 2];
+  };
   std::size_t size_ = 0;
 };
 

@@ -43,6 +43,10 @@ struct SanParse {
 // Reads one move token: SAN and the forms met in the wild (long algebraic, 0-0, P,
 // e8Q / e8(Q) / e8/Q promotions, e.p., --, Z0).
 SanParse parse_san(std::string_view token);
+// The shapes nearly every move has, [NBRQK][file][rank][x]square[=NBRQ][+#] (a pawn names
+// a file only to capture), without building an error: false for anything else, which
+// parse_san reads. Replay's common path.
+bool parse_plain_san(std::string_view token, San& san);
 
 // What went wrong when a SAN does not name exactly one legal move.
 struct SanResolution {
@@ -51,6 +55,9 @@ struct SanResolution {
   bool ambiguous = false;
 };
 SanResolution resolve_san(const Position& pos, const San& san);
+// The move resolve_san finds, without building its error: Move::none() when the SAN names
+// no legal move or several. Replay's common path.
+Move find_move(const Position& pos, const San& san);
 
 // Piece words for writing moves; English SAN letters by default.
 struct PieceNames {
@@ -73,7 +80,8 @@ struct SanShape {
 // The shape of move m played from `before`, without its suffix.
 SanShape san_shape(const Position& before, Move m);
 // The same for a move resolve_san found from `written`: a piece move that named no
-// origin and resolved has no rival, so nothing needs looking up.
+// origin and resolved has no rival, and a pawn captures when it changes file, so
+// nothing needs looking up.
 SanShape san_shape(const Position& before, Move m, const San& written);
 // + or # as the position after a move calls for.
 San::Suffix check_suffix(const Position& after);
