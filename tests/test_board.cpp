@@ -226,6 +226,55 @@ TEST_CASE("perft: the six classic positions", "[board][perft]") {
   }
 }
 
+// Every move a piece could make by its attacks (pawns: pushes and captures short of the
+// last rank, en passant), judged by leaves_king_safe and by the legal move generator.
+void check_king_safety_against_movegen(const Position& pos) {
+  MoveList legal;
+  generate_legal(pos, legal);
+  Color us = pos.side_to_move();
+  for (Bitboard b = pos.pieces(us); b;) {
+    Square from = pop_lsb(b);
+    PieceType t = type_of(pos.piece_on(from));
+    Bitboard targets = t == Pawn ? (pawn_attacks(us, from) & pos.pieces(~us)) : attacks_of(t, from, pos.pieces()) & ~pos.pieces(us);
+    Square push = us == White ? Square(from + 8) : Square(from - 8);
+    if (t == Pawn && pos.piece_on(push) == NoPiece) targets |= square_bb(push);
+    for (Bitboard tb = targets; tb;) {
+      Square to = pop_lsb(tb);
+      if (t == Pawn && relative_rank(us, to) == 7) continue;
+      Move m(from, to);
+      INFO(pos.fen() << " " << pos.uci(m));
+      CHECK(pos.leaves_king_safe(m) == legal.contains(m));
+    }
+    if (t == Pawn && pos.ep_square() != NoSquare && (pawn_attacks(us, from) & square_bb(pos.ep_square()))) {
+      Move ep(from, pos.ep_square(), MoveKind::EnPassant);
+      INFO(pos.fen() << " " << pos.uci(ep));
+      CHECK(pos.leaves_king_safe(ep) == legal.contains(ep));
+    }
+  }
+}
+
+void walk_king_safety(const Position& pos, int depth) {
+  check_king_safety_against_movegen(pos);
+  if (depth == 0) return;
+  MoveList list;
+  generate_legal(pos, list);
+  for (Move m : list) {
+    Position next = pos;
+    next.play(m);
+    walk_king_safety(next, depth - 1);
+  }
+}
+
+TEST_CASE("leaves_king_safe agrees with the move generator in the perft trees", "[board][perft]") {
+  // Pins, checks, discovered checks and en passant across the classic perft positions.
+  for (const char* fen : {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                          "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                          "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                          "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"}) {
+    walk_king_safety(load(fen), 2);
+  }
+}
+
 TEST_CASE("perft: divide sums to perft and names moves in UCI", "[board][perft]") {
   Position pos = load("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
   auto div = perft_divide(pos, 3);

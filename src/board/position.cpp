@@ -425,8 +425,14 @@ bool Position::leaves_king_safe(Move m) const {
   Color us = side_;
   Square from = m.from(), to = m.to(), ksq = king(us);
   if (from == ksq) return !attackers_to(to, ~us, pieces() ^ square_bb(from));
-  // Not in check and not on a line with the king: moving cannot expose it.
-  if (!checkers_ && !line_bb(ksq, from) && m.kind() != MoveKind::EnPassant) return true;
+  // Not in check, only a slider on the line through the king and `from` can be uncovered
+  // (knights and pawns attack what they attacked before), and not by a piece staying on it.
+  if (!checkers_ && m.kind() != MoveKind::EnPassant) {
+    Bitboard line = line_bb(ksq, from);
+    if (!line || (line & square_bb(to))) return true;
+    Bitboard them = pieces(~us) & line;
+    return !sliders_reaching(ksq, them & pieces(Rook, Queen), them & pieces(Bishop, Queen), pieces() ^ square_bb(from));
+  }
   Square captured = m.kind() == MoveKind::EnPassant ? Square(to ^ 8) : to;
   Bitboard occ = (pieces() ^ square_bb(from) ^ square_bb(captured)) | square_bb(to);
   Bitboard them = pieces(~us) & ~square_bb(captured);

@@ -144,7 +144,8 @@ struct Replayer::Impl {
     pending_nags.clear();
   }
 
-  void add_move(std::string_view token, SourcePos pos) {
+  // `plain`: the reader's reading of a token of the usual SAN shape, when it made one.
+  void add_move(std::string_view token, SourcePos pos, const San* plain = nullptr) {
     start();
     Frame& f = frames.back();
     MoveNode& node = f.line->emplace_back();
@@ -157,7 +158,7 @@ struct Replayer::Impl {
     const Position& now = f.state.position();
     // Fast path: plain English SAN in a game not written in another language.
     if (!preferred || preferred == &english()) {
-      if (std::optional<San> san = english_san(token)) {
+      if (std::optional<San> san = plain ? *plain : english_san(token)) {
         if (Move m = find_move(now, *san); !m.is_none()) return play(f, node, *san, m, pos, token);
       }
     }
@@ -355,6 +356,11 @@ Visit Replayer::tag(std::string_view name, std::string_view value, SourcePos pos
 
 Visit Replayer::move(std::string_view token, SourcePos pos) {
   impl_->add_move(token, pos);
+  return Visit::Continue;
+}
+
+Visit Replayer::san_move(std::string_view token, const San& san, SourcePos pos) {
+  impl_->add_move(token, pos, &san);
   return Visit::Continue;
 }
 

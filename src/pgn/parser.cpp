@@ -1,10 +1,12 @@
 // Runs the PEGTL grammar over one game chunk and turns matches into visitor
 // events. The grammar stays in this file so users never compile it.
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cstring>
 
 #include "qipu/grammar/pgn.hpp"
+#include "qipu/notation/san.hpp"
 #include "qipu/pgn/reader.hpp"
 
 namespace qipu::pgn {
@@ -309,19 +311,24 @@ const char* move_number_end(const char* p, const char* end) {
     return p == dots ? nullptr : p;
 }
 
-// Length of a move token of the usual shape, [NBRQK] board-part [=NBRQ] [+#], ending at
-// a delimiter; 0 for anything else, which g::move_length then judges with every piece
-// word and form. The board part is g::move_body's, so the two agree on these tokens (the
-// corpus test comparing with the grammar checks).
-std::size_t plain_move_length(const char* p, const char* end) {
+// The characters of a move of the usual SAN shape.
+constexpr auto kSanChars = [] {
+    std::array<bool, 256> t{};
+    for (unsigned char c : std::string_view("NBRQKabcdefgh12345678x=+#")) t[c] = true;
+    return t;
+}();
+
+// Length of a move token of the usual SAN shape, [NBRQK][file][rank][x]square[=NBRQ][+#],
+// ending at a delimiter, and its reading in `san`; 0 for anything else, which
+// g::move_length then judges with every piece word and form. These tokens are a subset of
+// g::move_length's, so the events stay the grammar's (the corpus test comparing both checks).
+std::size_t plain_san_length(const char* p, const char* end, San& san) {
     const char* q = p;
-    if (q < end && (*q == 'N' || *q == 'B' || *q == 'R' || *q == 'Q' || *q == 'K')) ++q;
-    q = g::move_body(q, end);
-    if (!q) return 0;
-    if (end - q >= 2 && q[0] == '=' && (q[1] == 'N' || q[1] == 'B' || q[1] == 'R' || q[1] == 'Q')) q += 2;
-    if (q < end && (*q == '+' || *q == '#')) ++q;
+    while (q < end && q - p < 8 && kSanChars[static_cast<unsigned char>(*q)]) ++q;
     bool paren = q < end && *q == '(';  // maybe a promotion, e8(Q)
-    return g::at_delimiter(q, end) && !paren ? static_cast<std::size_t>(q - p) : 0;
+    if (q == p || paren || !g::at_delimiter(q, end)) return 0;
+    auto n = static_cast<std::size_t>(q - p);
+    return parse_plain_san({p, n}, san) ? n : 0;
 }
 
 // The bulk of movetext, blanks, move numbers and moves, read without the grammar:
@@ -341,8 +348,13 @@ const char* skim_movetext(const char* p, const char* end, State& st) {
                 continue;
             }
         }
-        std::size_t n = plain_move_length(p, end);
-        if (n == 0) n = g::move_length(p, end, st.words);
+        San san;
+        if (std::size_t n = plain_san_length(p, end, san)) {
+            if (st.live()) st.follow(st.v->san_move({p, n}, san, st.tracker.pos(p)));
+            p += n;
+            continue;
+        }
+        std::size_t n = g::move_length(p, end, st.words);
         if (n == 0) break;
         if (st.live()) st.follow(st.v->move({p, n}, st.tracker.pos(p)));
         p += n;

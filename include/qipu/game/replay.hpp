@@ -35,6 +35,7 @@ class Replayer : public pgn::Visitor {
   pgn::Visit begin_game(const pgn::GameInfo& info) override;
   pgn::Visit tag(std::string_view name, std::string_view value, pgn::SourcePos pos) override;
   pgn::Visit move(std::string_view token, pgn::SourcePos pos) override;
+  pgn::Visit san_move(std::string_view token, const San& san, pgn::SourcePos pos) override;
   pgn::Visit nag(int nag, pgn::SourcePos pos) override;
   pgn::Visit comment(std::string_view text, pgn::SourcePos pos) override;
   pgn::Visit begin_variation(pgn::SourcePos pos) override;

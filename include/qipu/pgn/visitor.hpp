@@ -7,6 +7,10 @@
 #include <string>
 #include <string_view>
 
+namespace qipu {
+struct San;
+}
+
 namespace qipu::pgn {
 
 // A place in the decoded input. Lines and columns count from 1; columns count
@@ -53,6 +57,10 @@ public:
     }
     // The move token unchanged (check marks included, glyphs excluded).
     virtual Visit move(std::string_view /*token*/, SourcePos) { return Visit::Continue; }
+    // A move token of the usual SAN shape (Nf3, exd5, e8=Q+), already read by the reader's
+    // fast path into `san` (parse_plain_san's reading, as pgn-reader hands over SanPlus).
+    // Passed on as text unless the visitor wants the reading.
+    virtual Visit san_move(std::string_view token, const San& /*san*/, SourcePos pos) { return move(token, pos); }
     // $n and suffix glyphs (! ? !! ?? !? ?! as 1..6).
     virtual Visit nag(int /*nag*/, SourcePos) { return Visit::Continue; }
     // Text between { and } (unchanged) or after ; up to the end of the line.
