@@ -138,18 +138,33 @@ Bitboard push(Color c, Bitboard b) { return c == White ? b << 8 : b >> 8; }
 
 }  // namespace
 
-// What the side's pieces other than pawns and king attack, piece by piece into `out`
-// when given; returns the union.
-Bitboard MoveOrder::piece_attacks(Color c, Mover* out, int* count) const {
-  Bitboard occ = pos_.pieces(), all = 0;
-  for (PieceType t : {Knight, Bishop, Rook, Queen})
-    for (Bitboard b = pos_.pieces(c, t); b;) {
-      Square s = pop_lsb(b);
-      Bitboard a = t == Knight ? knight_attacks(s) : t == Bishop ? bishop_attacks(s, occ)
-                 : t == Rook ? rook_attacks(s, occ) : queen_attacks(s, occ);
-      all |= a;
-      if (out) out[(*count)++] = {s, t, a};
-    }
+// What the side's pieces other than pawns and king attack, piece by piece into movers_
+// when asked (our side); returns the union. A loop per piece type, each with its own
+// lookup, as this runs twice a position.
+template <bool Collect>
+Bitboard MoveOrder::piece_attacks(Color c) {
+  const Bitboard occ = pos_.pieces();
+  Bitboard all = 0;
+  auto add = [&](PieceType t, Square s, Bitboard a) {
+    all |= a;
+    if constexpr (Collect) movers_[mover_count_++] = {s, t, a};
+  };
+  for (Bitboard b = pos_.pieces(c, Knight); b;) {
+    Square s = pop_lsb(b);
+    add(Knight, s, knight_attacks(s));
+  }
+  for (Bitboard b = pos_.pieces(c, Bishop); b;) {
+    Square s = pop_lsb(b);
+    add(Bishop, s, bishop_attacks(s, occ));
+  }
+  for (Bitboard b = pos_.pieces(c, Rook); b;) {
+    Square s = pop_lsb(b);
+    add(Rook, s, rook_attacks(s, occ));
+  }
+  for (Bitboard b = pos_.pieces(c, Queen); b;) {
+    Square s = pop_lsb(b);
+    add(Queen, s, queen_attacks(s, occ));
+  }
   return all;
 }
 
@@ -157,8 +172,8 @@ MoveOrder::MoveOrder(const Position& pos) : pos_(pos), us_(pos.side_to_move()) {
   Color them = ~us_;
   Square king = pos.king(us_), their_king = pos.king(them);
   Bitboard pawn_guarded = pawn_attack_set(them, pos.pieces(them, Pawn));
-  enemy_attacks_ = pawn_guarded | king_attacks(their_king) | piece_attacks(them, nullptr, nullptr);
-  Bitboard defended = pawn_attack_set(us_, pos.pieces(us_, Pawn)) | king_attacks(king) | piece_attacks(us_, movers_, &mover_count_);
+  enemy_attacks_ = pawn_guarded | king_attacks(their_king) | piece_attacks<false>(them);
+  Bitboard defended = pawn_attack_set(us_, pos.pieces(us_, Pawn)) | king_attacks(king) | piece_attacks<true>(us_);
   if (enemy_attacks_ & square_bb(king)) {  // then candidates are filtered for legality
     Bitboard checkers = pos.checkers();
     in_check_ = true;
@@ -297,16 +312,19 @@ void MoveOrder::for_each_candidate(bool quiet, F&& f) const {
 // `checks`, less `cost` on `unsafe`. Equal scores beat it on the squares `earlier`.
 [[gnu::always_inline]] inline Bitboard MoveOrder::quiet_beating(int kind, Bitboard dests, int base, Bitboard checks, Bitboard unsafe, int cost, int mine,
                                   Bitboard earlier) const {
-  if (mine - base - ((dests & checks) ? Check : 0) > Levelled.top[us_][kind]) return 0;  // not even its best square
+  const int x = mine - base;
+  if (x - ((dests & checks) ? Check : 0) > Levelled.top[us_][kind]) return 0;  // not even its best square
   const Bitboard* at_least = Levelled.at_least[us_][kind];
-  Bitboard beating = 0;
-  for (Bitboard check_side : {checks, ~checks})
-    for (Bitboard unsafe_side : {unsafe, ~unsafe}) {
-      Bitboard group = dests & check_side & unsafe_side;
-      if (!group) continue;
-      int x = mine - base - (check_side == checks ? Check : 0) + (unsafe_side == unsafe ? cost : 0);
-      beating |= group & valued_over(at_least, x, earlier);
-    }
+  // Most destinations neither check nor stand attacked: that group first, the others
+  // only when there are any.
+  Bitboard beating = dests & ~(checks | unsafe) & valued_over(at_least, x, earlier);
+  if (!(dests & (checks | unsafe))) return beating;
+  auto group = [&](Bitboard g, int threshold) {
+    if (g) beating |= g & valued_over(at_least, threshold, earlier);
+  };
+  group(dests & checks & ~unsafe, x - Check);
+  group(dests & ~checks & unsafe, x + cost);
+  group(dests & checks & unsafe, x - Check + cost);
   return beating;
 }
 

@@ -60,7 +60,8 @@ class MoveOrder {
     PieceType type;
     Bitboard attacks;
   };
-  Bitboard piece_attacks(Color c, Mover* out, int* count) const;
+  template <bool Collect>
+  Bitboard piece_attacks(Color c);
   const Position& pos_;
   Color us_;
   Mover movers_[15];        // our pieces other than pawns and king, with what they attack
