@@ -236,9 +236,9 @@ int MoveOrder::score(Move m) const {
 
 // Scores, higher likelier, for the moves of one piece (not a pawn) from `from`: its
 // captures, and its quiet moves when asked.
-template <class F>
-void MoveOrder::piece_moves(PieceType t, Square from, Bitboard dests, bool quiet, F&& f) const {
-  if (quiet) {
+template <bool Quiet, class F>
+[[gnu::always_inline]] inline void MoveOrder::piece_moves(PieceType t, Square from, Bitboard dests, F&& f) const {
+  if constexpr (Quiet) {
     const int base = quiet_base(t, from);
     const Bitboard checks = checks_[t];
     for (Bitboard b = dests & ~pos_.pieces(); b;) {
@@ -252,8 +252,8 @@ void MoveOrder::piece_moves(PieceType t, Square from, Bitboard dests, bool quiet
   }
 }
 
-template <class F>
-void MoveOrder::pawn_moves(bool quiet, F&& f) const {
+template <bool Quiet, class F>
+[[gnu::always_inline]] inline void MoveOrder::pawn_moves(F&& f) const {
   Bitboard pawns = pos_.pieces(us_, Pawn), enemies = pos_.pieces(~us_);
   Bitboard last = us_ == White ? rank_bb(7) : rank_bb(0);
   int up = us_ == White ? 8 : -8;
@@ -270,8 +270,8 @@ void MoveOrder::pawn_moves(bool quiet, F&& f) const {
       }
     }
   };
-  emit(single_pushes() & (quiet ? ~Bitboard(0) : last), up);
-  if (quiet) emit(double_pushes(), 2 * up);
+  emit(single_pushes() & (Quiet ? ~Bitboard(0) : last), up);
+  if constexpr (Quiet) emit(double_pushes(), 2 * up);
   emit(push(us_, pawns & ~file_bb(0)) >> 1 & enemies, up - 1);
   emit(push(us_, pawns & ~file_bb(7)) << 1 & enemies, up + 1);
   if (Square ep = pos_.ep_square(); ep != NoSquare)
@@ -288,23 +288,23 @@ Bitboard MoveOrder::double_pushes() const {
 
 // Every candidate with its score, or only the captures, promotions and castling; in check
 // only the legal ones.
-template <class F>
-void MoveOrder::for_each_candidate(bool quiet, F&& f) const {
+template <bool Quiet, class F>
+void MoveOrder::for_each_candidate(F&& f) const {
   auto emit = [&](Move m, int score) {
     if (!in_check_ || evades(m)) f(m, score);
   };
-  const Bitboard targets = quiet ? ~Bitboard(0) : pos_.pieces(~us_);
+  const Bitboard targets = Quiet ? ~Bitboard(0) : pos_.pieces(~us_);
   for (int i = 0; i < mover_count_; ++i)
-    if (movers_[i].attacks & targets) piece_moves(movers_[i].type, movers_[i].from, movers_[i].attacks, quiet, emit);
+    if (movers_[i].attacks & targets) piece_moves<Quiet>(movers_[i].type, movers_[i].from, movers_[i].attacks, emit);
   Square k = pos_.king(us_);
-  if (Bitboard dests = king_attacks(k) & ~enemy_attacks_; dests & targets) piece_moves(King, k, dests, quiet, emit);
+  if (Bitboard dests = king_attacks(k) & ~enemy_attacks_; dests & targets) piece_moves<Quiet>(King, k, dests, emit);
   if (!in_check_)
     for (bool long_side : {false, true}) {
       int idx = castling_index(us_, long_side);
       Square rook = pos_.castling_rook(idx);
       if (pos_.can_castle(std::uint8_t(1 << idx)) && pos_.castling_legal(k, rook)) f(Move(k, rook, MoveKind::Castling), Castle);
     }
-  pawn_moves(quiet, emit);
+  pawn_moves<Quiet>(emit);
 }
 
 // The quiet moves of one kind (db::QuietLevels) to `dests` that beat a move scoring
@@ -363,14 +363,16 @@ bool MoveOrder::evades(Move m) const {
 int MoveOrder::rank(Move m) const {
   const int mine = score(m);
   int before = in_check_ ? 0 : quiet_beating(mine, m);
-  for_each_candidate(in_check_, [&](Move c, int s) { before += s > mine || (s == mine && c.raw() < m.raw()); });
+  auto count = [&](Move c, int s) { before += s > mine || (s == mine && c.raw() < m.raw()); };
+  if (in_check_) for_each_candidate<true>(count);
+  else for_each_candidate<false>(count);
   return before;
 }
 
 Move MoveOrder::at_rank(int rank) const {
   std::int64_t k[MaxCandidates];
   int n = 0;
-  for_each_candidate(true, [&](Move m, int score) { k[n++] = (std::int64_t(-score) << 16) | m.raw(); });
+  for_each_candidate<true>([&](Move m, int score) { k[n++] = (std::int64_t(-score) << 16) | m.raw(); });
   if (rank >= n) return Move::none();
   std::nth_element(k, k + rank, k + n);
   return Move(std::uint16_t(k[rank] & 0xFFFF));

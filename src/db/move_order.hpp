@@ -33,12 +33,13 @@ class MoveOrder {
   [[nodiscard]] Move at_rank(int rank) const;
 
  private:
-  template <class F>
-  void for_each_candidate(bool quiet, F&& f) const;
-  template <class F>
-  void piece_moves(PieceType t, Square from, Bitboard dests, bool quiet, F&& f) const;
-  template <class F>
-  void pawn_moves(bool quiet, F&& f) const;
+  // Quiet: every candidate, else only captures, promotions and castling.
+  template <bool Quiet, class F>
+  void for_each_candidate(F&& f) const;
+  template <bool Quiet, class F>
+  void piece_moves(PieceType t, Square from, Bitboard dests, F&& f) const;
+  template <bool Quiet, class F>
+  void pawn_moves(F&& f) const;
   [[nodiscard]] Bitboard single_pushes() const;
   [[nodiscard]] Bitboard double_pushes() const;
   [[nodiscard]] int quiet_beating(int mine, Move m) const;
