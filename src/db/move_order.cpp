@@ -234,21 +234,35 @@ int MoveOrder::score(Move m) const {
   return quiet_base(t, from) + quiet_gain(t, to, checks_[t]);
 }
 
-// Scores, higher likelier, for the moves of one piece (not a pawn) from `from`: its
-// captures, and its quiet moves when asked.
-template <bool Quiet, class F>
-[[gnu::always_inline]] inline void MoveOrder::piece_moves(PieceType t, Square from, Bitboard dests, F&& f) const {
-  if constexpr (Quiet) {
-    const int base = quiet_base(t, from);
-    const Bitboard checks = checks_[t];
-    for (Bitboard b = dests & ~pos_.pieces(); b;) {
-      Square to = pop_lsb(b);
-      f(Move(from, to), base + quiet_gain(t, to, checks));
-    }
-  }
+// Scores, higher likelier, for the captures of one piece (not a pawn) from `from`.
+template <class F>
+[[gnu::always_inline]] inline void MoveOrder::captures(PieceType t, Square from, Bitboard dests, F&& f) const {
   for (Bitboard b = dests & pos_.pieces(~us_); b;) {
     Square to = pop_lsb(b);
     f(Move(from, to), capture_score(type_of(pos_.piece_on(to)), PieceValue[t], to));
+  }
+}
+
+// The same for all its moves, quiet ones too.
+template <class F>
+[[gnu::always_inline]] inline void MoveOrder::piece_moves(PieceType t, Square from, Bitboard dests, F&& f) const {
+  const int base = quiet_base(t, from);
+  const Bitboard checks = checks_[t];
+  for (Bitboard b = dests & ~pos_.pieces(); b;) {
+    Square to = pop_lsb(b);
+    f(Move(from, to), base + quiet_gain(t, to, checks));
+  }
+  captures(t, from, dests, f);
+}
+
+// Castling, when it is allowed and legal (never in check).
+template <class F>
+[[gnu::always_inline]] inline void MoveOrder::castling_moves(F&& f) const {
+  Square k = pos_.king(us_);
+  for (bool long_side : {false, true}) {
+    int idx = castling_index(us_, long_side);
+    Square rook = pos_.castling_rook(idx);
+    if (pos_.can_castle(std::uint8_t(1 << idx)) && pos_.castling_legal(k, rook)) f(Move(k, rook, MoveKind::Castling), Castle);
   }
 }
 
@@ -286,25 +300,17 @@ Bitboard MoveOrder::double_pushes() const {
   return push(us_, single_pushes() & third) & ~pos_.pieces();
 }
 
-// Every candidate with its score, or only the captures, promotions and castling; in check
-// only the legal ones.
-template <bool Quiet, class F>
+// Every candidate with its score; in check only the legal ones.
+template <class F>
 void MoveOrder::for_each_candidate(F&& f) const {
   auto emit = [&](Move m, int score) {
     if (!in_check_ || evades(m)) f(m, score);
   };
-  const Bitboard targets = Quiet ? ~Bitboard(0) : pos_.pieces(~us_);
-  for (int i = 0; i < mover_count_; ++i)
-    if (movers_[i].attacks & targets) piece_moves<Quiet>(movers_[i].type, movers_[i].from, movers_[i].attacks, emit);
+  for (int i = 0; i < mover_count_; ++i) piece_moves(movers_[i].type, movers_[i].from, movers_[i].attacks, emit);
   Square k = pos_.king(us_);
-  if (Bitboard dests = king_attacks(k) & ~enemy_attacks_; dests & targets) piece_moves<Quiet>(King, k, dests, emit);
-  if (!in_check_)
-    for (bool long_side : {false, true}) {
-      int idx = castling_index(us_, long_side);
-      Square rook = pos_.castling_rook(idx);
-      if (pos_.can_castle(std::uint8_t(1 << idx)) && pos_.castling_legal(k, rook)) f(Move(k, rook, MoveKind::Castling), Castle);
-    }
-  pawn_moves<Quiet>(emit);
+  piece_moves(King, k, king_attacks(k) & ~enemy_attacks_, emit);
+  if (!in_check_) castling_moves(f);
+  pawn_moves<true>(emit);
 }
 
 // The quiet moves of one kind (db::QuietLevels) to `dests` that beat a move scoring
@@ -328,17 +334,23 @@ void MoveOrder::for_each_candidate(F&& f) const {
   return beating;
 }
 
-// The same, for all quiet candidates when not in check: a few set operations per piece.
-int MoveOrder::quiet_beating(int mine, Move m) const {
+// Out of check, the candidates that come before a move scoring `mine`: quiet ones a few
+// set operations per piece, then the few captures, promotions and castling one by one,
+// in the same pass over the pieces.
+int MoveOrder::beating(int mine, Move m) const {
   const int raw = m.raw();
-  auto piece = [&](PieceType t, Square from, Bitboard dests) {
-    return popcount(quiet_beating(t, dests & ~pos_.pieces(), quiet_base(t, from), checks_[t], unsafe_,
-                                  PieceValue[t] / 3, mine, below(raw - 64 * from)));
-  };
   int n = 0;
-  for (int i = 0; i < mover_count_; ++i) n += piece(movers_[i].type, movers_[i].from, movers_[i].attacks);
+  auto count = [&](Move c, int s) { n += s > mine || (s == mine && c.raw() < raw); };
+  auto piece = [&](PieceType t, Square from, Bitboard dests) {
+    n += popcount(quiet_beating(t, dests & ~pos_.pieces(), quiet_base(t, from), checks_[t], unsafe_, PieceValue[t] / 3,
+                                mine, below(raw - 64 * from)));
+    captures(t, from, dests, count);
+  };
+  for (int i = 0; i < mover_count_; ++i) piece(movers_[i].type, movers_[i].from, movers_[i].attacks);
   Square k = pos_.king(us_);
-  n += piece(King, k, king_attacks(k) & ~enemy_attacks_);
+  piece(King, k, king_attacks(k) & ~enemy_attacks_);
+  castling_moves(count);
+  pawn_moves<false>(count);
   // A push to `to` from to - step is the move 65 to - 64 step.
   auto pushes_before = [&](int step) { return below((raw + 64 * step + 64) / 65); };
   int up = us_ == White ? 8 : -8;
@@ -362,17 +374,16 @@ bool MoveOrder::evades(Move m) const {
 // come before `m`; out of check, the quiet ones a set at a time.
 int MoveOrder::rank(Move m) const {
   const int mine = score(m);
-  int before = in_check_ ? 0 : quiet_beating(mine, m);
-  auto count = [&](Move c, int s) { before += s > mine || (s == mine && c.raw() < m.raw()); };
-  if (in_check_) for_each_candidate<true>(count);
-  else for_each_candidate<false>(count);
+  if (!in_check_) return beating(mine, m);
+  int before = 0;
+  for_each_candidate([&](Move c, int s) { before += s > mine || (s == mine && c.raw() < m.raw()); });
   return before;
 }
 
 Move MoveOrder::at_rank(int rank) const {
   std::int64_t k[MaxCandidates];
   int n = 0;
-  for_each_candidate<true>([&](Move m, int score) { k[n++] = (std::int64_t(-score) << 16) | m.raw(); });
+  for_each_candidate([&](Move m, int score) { k[n++] = (std::int64_t(-score) << 16) | m.raw(); });
   if (rank >= n) return Move::none();
   std::nth_element(k, k + rank, k + n);
   return Move(std::uint16_t(k[rank] & 0xFFFF));

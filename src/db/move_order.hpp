@@ -33,16 +33,20 @@ class MoveOrder {
   [[nodiscard]] Move at_rank(int rank) const;
 
  private:
-  // Quiet: every candidate, else only captures, promotions and castling.
-  template <bool Quiet, class F>
+  template <class F>
   void for_each_candidate(F&& f) const;
-  template <bool Quiet, class F>
+  template <class F>
+  void captures(PieceType t, Square from, Bitboard dests, F&& f) const;
+  template <class F>
   void piece_moves(PieceType t, Square from, Bitboard dests, F&& f) const;
+  template <class F>
+  void castling_moves(F&& f) const;
+  // Quiet: pushes too, else only captures and promotions.
   template <bool Quiet, class F>
   void pawn_moves(F&& f) const;
   [[nodiscard]] Bitboard single_pushes() const;
   [[nodiscard]] Bitboard double_pushes() const;
-  [[nodiscard]] int quiet_beating(int mine, Move m) const;
+  [[nodiscard]] int beating(int mine, Move m) const;
   [[nodiscard]] Bitboard quiet_beating(int kind, Bitboard dests, int base, Bitboard checks, Bitboard unsafe, int cost,
                                   int mine, Bitboard earlier) const;
   [[nodiscard]] int score(Move m) const;
