@@ -116,12 +116,15 @@ constexpr QuietLevels make_levels() {
 }
 constexpr QuietLevels Levelled = make_levels();
 
-constexpr int floor_div(int a, int b) { return a / b - (a % b < 0); }
+// Values are multiples of SquareWeight, a power of two, so that a level is a shift (which
+// rounds down, negative values too) and a tie a mask.
+static_assert(SquareWeight == 4);
+constexpr int SquareShift = 2;
 
 // Of the squares with these levels, those valued above x, and those valued x among `earlier`.
 Bitboard valued_over(const Bitboard* at_least, int x, Bitboard earlier) {
-  int level = std::clamp(floor_div(x, SquareWeight) - LowestLevel, -1, Levels - 1);
-  Bitboard ties = x % SquareWeight ? 0 : earlier;
+  int level = std::clamp((x >> SquareShift) - LowestLevel, -1, Levels - 1);
+  Bitboard ties = x & (SquareWeight - 1) ? 0 : earlier;
   return at_least[level + 2] | (at_least[level + 1] & ties);
 }
 
@@ -342,8 +345,12 @@ int MoveOrder::beating(int mine, Move m) const {
   int n = 0;
   auto count = [&](Move c, int s) { n += s > mine || (s == mine && c.raw() < raw); };
   auto piece = [&](PieceType t, Square from, Bitboard dests) {
-    n += popcount(quiet_beating(t, dests & ~pos_.pieces(), quiet_base(t, from), checks_[t], unsafe_, PieceValue[t] / 3,
-                                mine, below(raw - 64 * from)));
+    const int base = quiet_base(t, from);
+    // Most pieces cannot beat it even on their best square with check: skipped before
+    // any set is formed.
+    if (mine - base <= Levelled.top[us_][t] + Check)
+      n += popcount(quiet_beating(t, dests & ~pos_.pieces(), base, checks_[t], unsafe_, PieceValue[t] / 3, mine,
+                                  below(raw - 64 * from)));
     captures(t, from, dests, count);
   };
   for (int i = 0; i < mover_count_; ++i) piece(movers_[i].type, movers_[i].from, movers_[i].attacks);
