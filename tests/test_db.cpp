@@ -255,6 +255,23 @@ TEST_CASE("db game indexes are made at the end of a bulk import and again on ope
   CHECK(count_rows(*conn, "SELECT count(*) FROM game") == 2 * std::int64_t(games.size()));
 }
 
+TEST_CASE("db import leaves every reference whole and foreign keys on, finished or not", "[db]") {
+  auto games = read_games({std::string(QIPU_TEST_DATA) + "/../../data/classics.pgn"});
+  fs::path path = temp_db("references");
+  auto conn = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+  {
+    db::Importer imp(*conn, {});
+    imp.add("test", games.front(), db::encode_game(games.front()));
+  }  // destroyed without finish(), as when an import throws
+  CHECK(count_rows(*conn, "PRAGMA foreign_keys") == 1);
+  import_games(*conn, games, {});
+  CHECK(count_rows(*conn, "PRAGMA foreign_keys") == 1);
+  CHECK(count_rows(*conn, "SELECT count(*) FROM game") == std::int64_t(games.size()));
+  CHECK_FALSE(conn->prepare("PRAGMA foreign_key_check").step());
+  // Still enforced for other writers: a game naming a player that does not exist.
+  CHECK_THROWS_AS(conn->exec("INSERT INTO game(white, plies, termination, moves) VALUES (999999, 0, 0, x'00')"), db::DbError);
+}
+
 TEST_CASE("db import skips duplicates and keeps rejects whole", "[db]") {
   fs::path pgn = fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-rej.pgn");
   std::string bad = "[Event \"bad\"]\n[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 *\n\n";

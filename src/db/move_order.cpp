@@ -116,12 +116,15 @@ constexpr QuietLevels make_levels() {
 }
 constexpr QuietLevels Levelled = make_levels();
 
-constexpr int floor_div(int a, int b) { return a / b - (a % b < 0); }
+// Values are multiples of SquareWeight, a power of two, so that a level is a shift (which
+// rounds down, negative values too) and a tie a mask.
+static_assert(SquareWeight == 4);
+constexpr int SquareShift = 2;
 
 // Of the squares with these levels, those valued above x, and those valued x among `earlier`.
 Bitboard valued_over(const Bitboard* at_least, int x, Bitboard earlier) {
-  int level = std::clamp(floor_div(x, SquareWeight) - LowestLevel, -1, Levels - 1);
-  Bitboard ties = x % SquareWeight ? 0 : earlier;
+  int level = std::clamp((x >> SquareShift) - LowestLevel, -1, Levels - 1);
+  Bitboard ties = x & (SquareWeight - 1) ? 0 : earlier;
   return at_least[level + 2] | (at_least[level + 1] & ties);
 }
 
@@ -138,18 +141,33 @@ Bitboard push(Color c, Bitboard b) { return c == White ? b << 8 : b >> 8; }
 
 }  // namespace
 
-// What the side's pieces other than pawns and king attack, piece by piece into `out`
-// when given; returns the union.
-Bitboard MoveOrder::piece_attacks(Color c, Mover* out, int* count) const {
-  Bitboard occ = pos_.pieces(), all = 0;
-  for (PieceType t : {Knight, Bishop, Rook, Queen})
-    for (Bitboard b = pos_.pieces(c, t); b;) {
-      Square s = pop_lsb(b);
-      Bitboard a = t == Knight ? knight_attacks(s) : t == Bishop ? bishop_attacks(s, occ)
-                 : t == Rook ? rook_attacks(s, occ) : queen_attacks(s, occ);
-      all |= a;
-      if (out) out[(*count)++] = {s, t, a};
-    }
+// What the side's pieces other than pawns and king attack, piece by piece into movers_
+// when asked (our side); returns the union. A loop per piece type, each with its own
+// lookup, as this runs twice a position.
+template <bool Collect>
+Bitboard MoveOrder::piece_attacks(Color c) {
+  const Bitboard occ = pos_.pieces();
+  Bitboard all = 0;
+  auto add = [&](PieceType t, Square s, Bitboard a) {
+    all |= a;
+    if constexpr (Collect) movers_[mover_count_++] = {s, t, a};
+  };
+  for (Bitboard b = pos_.pieces(c, Knight); b;) {
+    Square s = pop_lsb(b);
+    add(Knight, s, knight_attacks(s));
+  }
+  for (Bitboard b = pos_.pieces(c, Bishop); b;) {
+    Square s = pop_lsb(b);
+    add(Bishop, s, bishop_attacks(s, occ));
+  }
+  for (Bitboard b = pos_.pieces(c, Rook); b;) {
+    Square s = pop_lsb(b);
+    add(Rook, s, rook_attacks(s, occ));
+  }
+  for (Bitboard b = pos_.pieces(c, Queen); b;) {
+    Square s = pop_lsb(b);
+    add(Queen, s, queen_attacks(s, occ));
+  }
   return all;
 }
 
@@ -157,8 +175,8 @@ MoveOrder::MoveOrder(const Position& pos) : pos_(pos), us_(pos.side_to_move()) {
   Color them = ~us_;
   Square king = pos.king(us_), their_king = pos.king(them);
   Bitboard pawn_guarded = pawn_attack_set(them, pos.pieces(them, Pawn));
-  enemy_attacks_ = pawn_guarded | king_attacks(their_king) | piece_attacks(them, nullptr, nullptr);
-  Bitboard defended = pawn_attack_set(us_, pos.pieces(us_, Pawn)) | king_attacks(king) | piece_attacks(us_, movers_, &mover_count_);
+  enemy_attacks_ = pawn_guarded | king_attacks(their_king) | piece_attacks<false>(them);
+  Bitboard defended = pawn_attack_set(us_, pos.pieces(us_, Pawn)) | king_attacks(king) | piece_attacks<true>(us_);
   if (enemy_attacks_ & square_bb(king)) {  // then candidates are filtered for legality
     Bitboard checkers = pos.checkers();
     in_check_ = true;
@@ -219,26 +237,40 @@ int MoveOrder::score(Move m) const {
   return quiet_base(t, from) + quiet_gain(t, to, checks_[t]);
 }
 
-// Scores, higher likelier, for the moves of one piece (not a pawn) from `from`: its
-// captures, and its quiet moves when asked.
+// Scores, higher likelier, for the captures of one piece (not a pawn) from `from`.
 template <class F>
-void MoveOrder::piece_moves(PieceType t, Square from, Bitboard dests, bool quiet, F&& f) const {
-  if (quiet) {
-    const int base = quiet_base(t, from);
-    const Bitboard checks = checks_[t];
-    for (Bitboard b = dests & ~pos_.pieces(); b;) {
-      Square to = pop_lsb(b);
-      f(Move(from, to), base + quiet_gain(t, to, checks));
-    }
-  }
+[[gnu::always_inline]] inline void MoveOrder::captures(PieceType t, Square from, Bitboard dests, F&& f) const {
   for (Bitboard b = dests & pos_.pieces(~us_); b;) {
     Square to = pop_lsb(b);
     f(Move(from, to), capture_score(type_of(pos_.piece_on(to)), PieceValue[t], to));
   }
 }
 
+// The same for all its moves, quiet ones too.
 template <class F>
-void MoveOrder::pawn_moves(bool quiet, F&& f) const {
+[[gnu::always_inline]] inline void MoveOrder::piece_moves(PieceType t, Square from, Bitboard dests, F&& f) const {
+  const int base = quiet_base(t, from);
+  const Bitboard checks = checks_[t];
+  for (Bitboard b = dests & ~pos_.pieces(); b;) {
+    Square to = pop_lsb(b);
+    f(Move(from, to), base + quiet_gain(t, to, checks));
+  }
+  captures(t, from, dests, f);
+}
+
+// Castling, when it is allowed and legal (never in check).
+template <class F>
+[[gnu::always_inline]] inline void MoveOrder::castling_moves(F&& f) const {
+  Square k = pos_.king(us_);
+  for (bool long_side : {false, true}) {
+    int idx = castling_index(us_, long_side);
+    Square rook = pos_.castling_rook(idx);
+    if (pos_.can_castle(std::uint8_t(1 << idx)) && pos_.castling_legal(k, rook)) f(Move(k, rook, MoveKind::Castling), Castle);
+  }
+}
+
+template <bool Quiet, class F>
+[[gnu::always_inline]] inline void MoveOrder::pawn_moves(F&& f) const {
   Bitboard pawns = pos_.pieces(us_, Pawn), enemies = pos_.pieces(~us_);
   Bitboard last = us_ == White ? rank_bb(7) : rank_bb(0);
   int up = us_ == White ? 8 : -8;
@@ -255,8 +287,8 @@ void MoveOrder::pawn_moves(bool quiet, F&& f) const {
       }
     }
   };
-  emit(single_pushes() & (quiet ? ~Bitboard(0) : last), up);
-  if (quiet) emit(double_pushes(), 2 * up);
+  emit(single_pushes() & (Quiet ? ~Bitboard(0) : last), up);
+  if constexpr (Quiet) emit(double_pushes(), 2 * up);
   emit(push(us_, pawns & ~file_bb(0)) >> 1 & enemies, up - 1);
   emit(push(us_, pawns & ~file_bb(7)) << 1 & enemies, up + 1);
   if (Square ep = pos_.ep_square(); ep != NoSquare)
@@ -271,25 +303,17 @@ Bitboard MoveOrder::double_pushes() const {
   return push(us_, single_pushes() & third) & ~pos_.pieces();
 }
 
-// Every candidate with its score, or only the captures, promotions and castling; in check
-// only the legal ones.
+// Every candidate with its score; in check only the legal ones.
 template <class F>
-void MoveOrder::for_each_candidate(bool quiet, F&& f) const {
+void MoveOrder::for_each_candidate(F&& f) const {
   auto emit = [&](Move m, int score) {
     if (!in_check_ || evades(m)) f(m, score);
   };
-  const Bitboard targets = quiet ? ~Bitboard(0) : pos_.pieces(~us_);
-  for (int i = 0; i < mover_count_; ++i)
-    if (movers_[i].attacks & targets) piece_moves(movers_[i].type, movers_[i].from, movers_[i].attacks, quiet, emit);
+  for (int i = 0; i < mover_count_; ++i) piece_moves(movers_[i].type, movers_[i].from, movers_[i].attacks, emit);
   Square k = pos_.king(us_);
-  if (Bitboard dests = king_attacks(k) & ~enemy_attacks_; dests & targets) piece_moves(King, k, dests, quiet, emit);
-  if (!in_check_)
-    for (bool long_side : {false, true}) {
-      int idx = castling_index(us_, long_side);
-      Square rook = pos_.castling_rook(idx);
-      if (pos_.can_castle(std::uint8_t(1 << idx)) && pos_.castling_legal(k, rook)) f(Move(k, rook, MoveKind::Castling), Castle);
-    }
-  pawn_moves(quiet, emit);
+  piece_moves(King, k, king_attacks(k) & ~enemy_attacks_, emit);
+  if (!in_check_) castling_moves(f);
+  pawn_moves<true>(emit);
 }
 
 // The quiet moves of one kind (db::QuietLevels) to `dests` that beat a move scoring
@@ -297,30 +321,43 @@ void MoveOrder::for_each_candidate(bool quiet, F&& f) const {
 // `checks`, less `cost` on `unsafe`. Equal scores beat it on the squares `earlier`.
 [[gnu::always_inline]] inline Bitboard MoveOrder::quiet_beating(int kind, Bitboard dests, int base, Bitboard checks, Bitboard unsafe, int cost, int mine,
                                   Bitboard earlier) const {
-  if (mine - base - ((dests & checks) ? Check : 0) > Levelled.top[us_][kind]) return 0;  // not even its best square
+  const int x = mine - base;
+  if (x - ((dests & checks) ? Check : 0) > Levelled.top[us_][kind]) return 0;  // not even its best square
   const Bitboard* at_least = Levelled.at_least[us_][kind];
-  Bitboard beating = 0;
-  for (Bitboard check_side : {checks, ~checks})
-    for (Bitboard unsafe_side : {unsafe, ~unsafe}) {
-      Bitboard group = dests & check_side & unsafe_side;
-      if (!group) continue;
-      int x = mine - base - (check_side == checks ? Check : 0) + (unsafe_side == unsafe ? cost : 0);
-      beating |= group & valued_over(at_least, x, earlier);
-    }
+  // Most destinations neither check nor stand attacked: that group first, the others
+  // only when there are any.
+  Bitboard beating = dests & ~(checks | unsafe) & valued_over(at_least, x, earlier);
+  if (!(dests & (checks | unsafe))) return beating;
+  auto group = [&](Bitboard g, int threshold) {
+    if (g) beating |= g & valued_over(at_least, threshold, earlier);
+  };
+  group(dests & checks & ~unsafe, x - Check);
+  group(dests & ~checks & unsafe, x + cost);
+  group(dests & checks & unsafe, x - Check + cost);
   return beating;
 }
 
-// The same, for all quiet candidates when not in check: a few set operations per piece.
-int MoveOrder::quiet_beating(int mine, Move m) const {
+// Out of check, the candidates that come before a move scoring `mine`: quiet ones a few
+// set operations per piece, then the few captures, promotions and castling one by one,
+// in the same pass over the pieces.
+int MoveOrder::beating(int mine, Move m) const {
   const int raw = m.raw();
-  auto piece = [&](PieceType t, Square from, Bitboard dests) {
-    return popcount(quiet_beating(t, dests & ~pos_.pieces(), quiet_base(t, from), checks_[t], unsafe_,
-                                  PieceValue[t] / 3, mine, below(raw - 64 * from)));
-  };
   int n = 0;
-  for (int i = 0; i < mover_count_; ++i) n += piece(movers_[i].type, movers_[i].from, movers_[i].attacks);
+  auto count = [&](Move c, int s) { n += s > mine || (s == mine && c.raw() < raw); };
+  auto piece = [&](PieceType t, Square from, Bitboard dests) {
+    const int base = quiet_base(t, from);
+    // Most pieces cannot beat it even on their best square with check: skipped before
+    // any set is formed.
+    if (mine - base <= Levelled.top[us_][t] + Check)
+      n += popcount(quiet_beating(t, dests & ~pos_.pieces(), base, checks_[t], unsafe_, PieceValue[t] / 3, mine,
+                                  below(raw - 64 * from)));
+    captures(t, from, dests, count);
+  };
+  for (int i = 0; i < mover_count_; ++i) piece(movers_[i].type, movers_[i].from, movers_[i].attacks);
   Square k = pos_.king(us_);
-  n += piece(King, k, king_attacks(k) & ~enemy_attacks_);
+  piece(King, k, king_attacks(k) & ~enemy_attacks_);
+  castling_moves(count);
+  pawn_moves<false>(count);
   // A push to `to` from to - step is the move 65 to - 64 step.
   auto pushes_before = [&](int step) { return below((raw + 64 * step + 64) / 65); };
   int up = us_ == White ? 8 : -8;
@@ -344,15 +381,16 @@ bool MoveOrder::evades(Move m) const {
 // come before `m`; out of check, the quiet ones a set at a time.
 int MoveOrder::rank(Move m) const {
   const int mine = score(m);
-  int before = in_check_ ? 0 : quiet_beating(mine, m);
-  for_each_candidate(in_check_, [&](Move c, int s) { before += s > mine || (s == mine && c.raw() < m.raw()); });
+  if (!in_check_) return beating(mine, m);
+  int before = 0;
+  for_each_candidate([&](Move c, int s) { before += s > mine || (s == mine && c.raw() < m.raw()); });
   return before;
 }
 
 Move MoveOrder::at_rank(int rank) const {
   std::int64_t k[MaxCandidates];
   int n = 0;
-  for_each_candidate(true, [&](Move m, int score) { k[n++] = (std::int64_t(-score) << 16) | m.raw(); });
+  for_each_candidate([&](Move m, int score) { k[n++] = (std::int64_t(-score) << 16) | m.raw(); });
   if (rank >= n) return Move::none();
   std::nth_element(k, k + rank, k + n);
   return Move(std::uint16_t(k[rank] & 0xFFFF));

@@ -34,14 +34,19 @@ class MoveOrder {
 
  private:
   template <class F>
-  void for_each_candidate(bool quiet, F&& f) const;
+  void for_each_candidate(F&& f) const;
   template <class F>
-  void piece_moves(PieceType t, Square from, Bitboard dests, bool quiet, F&& f) const;
+  void captures(PieceType t, Square from, Bitboard dests, F&& f) const;
   template <class F>
-  void pawn_moves(bool quiet, F&& f) const;
+  void piece_moves(PieceType t, Square from, Bitboard dests, F&& f) const;
+  template <class F>
+  void castling_moves(F&& f) const;
+  // Quiet: pushes too, else only captures and promotions.
+  template <bool Quiet, class F>
+  void pawn_moves(F&& f) const;
   [[nodiscard]] Bitboard single_pushes() const;
   [[nodiscard]] Bitboard double_pushes() const;
-  [[nodiscard]] int quiet_beating(int mine, Move m) const;
+  [[nodiscard]] int beating(int mine, Move m) const;
   [[nodiscard]] Bitboard quiet_beating(int kind, Bitboard dests, int base, Bitboard checks, Bitboard unsafe, int cost,
                                   int mine, Bitboard earlier) const;
   [[nodiscard]] int score(Move m) const;
@@ -60,7 +65,8 @@ class MoveOrder {
     PieceType type;
     Bitboard attacks;
   };
-  Bitboard piece_attacks(Color c, Mover* out, int* count) const;
+  template <bool Collect>
+  Bitboard piece_attacks(Color c);
   const Position& pos_;
   Color us_;
   Mover movers_[15];        // our pieces other than pawns and king, with what they attack
