@@ -112,7 +112,8 @@ void import_files(const ImportCmdOptions& o, const std::string& path) {
   auto eco = load_eco(o.eco_file);
   cb.prepare = [&eco](game::GameRecord& rec) {
     if (!rec.valid()) return;
-    auto enc = db::encode_game(rec);
+    auto* encoder = std::any_cast<db::GameEncoder>(&rec.extra);
+    auto enc = encoder ? encoder->finish(rec, rec.final_position) : db::GameEncoder().finish(rec, rec.final_position);
     if (const db::Opening* op = eco ? eco->classify(enc.keys) : nullptr) {
       enc.eco = op->eco;
       enc.opening = op->name;
@@ -138,7 +139,14 @@ void import_files(const ImportCmdOptions& o, const std::string& path) {
     io_failed |= report_input(in, &std::cerr);
   };
   cb.progress = [&](std::uint64_t b, std::uint64_t games) { progress.update(b, games); };
-  game::run_pipeline(o.input.files, pipeline_options(o.input), cb);
+  game::PipelineOptions popts = pipeline_options(o.input);
+  // Moves are encoded as the replay plays them; prepare finishes the encoding.
+  popts.replay.on_mainline_move = [](game::GameRecord& rec, const Position& before, Move m) {
+    auto* encoder = std::any_cast<db::GameEncoder>(&rec.extra);
+    if (!encoder) encoder = &rec.extra.emplace<db::GameEncoder>();
+    encoder->move(before, m);
+  };
+  game::run_pipeline(o.input.files, popts, cb);
   progress.finish();
   importer.finish();
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -146,34 +146,42 @@ std::unique_ptr<Connection> open_database(const std::string& path, Connection::M
   return db;
 }
 
-namespace {
-
-EncodedGame encode_moves_and_keys(const game::GameRecord& rec) {
-  EncodedGame e;
-  e.keys.reserve(rec.mainline.size() + 1);
-  e.keys.push_back(rec.start_position.key());
-  if (rec.mainline.empty()) e.material = material_signature(rec.start_position);
-  std::string symbols = move_symbols(rec.start_position, rec.mainline, [&](const Position& after) {
-    e.keys.push_back(after.key());
-    if (e.keys.size() == rec.mainline.size() + 1) e.material = material_signature(after);
-  });
-  e.moves = pack_symbols(symbols);
-  e.notes = encode_annotations(rec);
-  return e;
-}
-
-}  // namespace
-
-EncodedGame encode_game(const game::GameRecord& rec) {
+void GameEncoder::move(const Position& before, Move m) {
+  if (!error_.empty()) return;
   try {
-    return encode_moves_and_keys(rec);
+    symbols_ += char(move_symbol(before, m));
+    keys_.push_back(before.key());
   } catch (const DbError& err) {
-    EncodedGame e;
-    e.error = err.what();
-    return e;
+    error_ = err.what();
   }
 }
 
+EncodedGame GameEncoder::finish(const game::GameRecord& rec, const Position& final_position) {
+  EncodedGame e;
+  try {
+    if (!error_.empty()) throw DbError(error_);
+    e.keys = std::move(keys_);
+    e.keys.push_back(final_position.key());
+    e.material = material_signature(final_position);
+    e.moves = pack_symbols(symbols_);
+    e.notes = encode_annotations(rec);  // variations are encoded here, and may throw too
+  } catch (const DbError& err) {
+    e = EncodedGame{};
+    e.error = err.what();
+  }
+  return e;
+}
+
+EncodedGame encode_game(const game::GameRecord& rec) {
+  GameEncoder encoder;
+  Position pos = rec.start_position;
+  for (const auto& node : rec.mainline) {
+    if (node.move.is_none()) break;
+    encoder.move(pos, node.move);
+    pos.play(node.move);
+  }
+  return encoder.finish(rec, pos);
+}
 
 std::string written_date(std::int64_t date_sort) {
   char buf[16];

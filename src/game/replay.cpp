@@ -220,6 +220,7 @@ struct Replayer::Impl {
     const Position& before = f.state.position();
     SanShape shape = san_shape(before, m, san);
     if (!usual_form(san)) check_form(san, shape, before, m, pos, token);
+    if (options.on_mainline_move && f.line == &rec.mainline) options.on_mainline_move(rec, before, m);
     f.state.play(m);
     shape.suffix = check_suffix(f.state.position());
     node.move = m;

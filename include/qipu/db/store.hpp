@@ -37,6 +37,20 @@ struct EncodedGame {
   std::string eco, opening, variation;  // ECO classification (db/eco.hpp); eco is used only without an ECO tag
   std::string error;           // why the game cannot be stored (then it is a reject), or empty
 };
+// Encodes a game's mainline move by move while it is replayed (ReplayOptions::
+// on_mainline_move), so that the importer does not replay each game a second time.
+class GameEncoder {
+ public:
+  void move(const Position& before, Move m);  // each mainline move, in order
+  // After the replay: the rest of the EncodedGame, or its error.
+  EncodedGame finish(const game::GameRecord& rec, const Position& final_position);
+
+ private:
+  std::string symbols_;
+  std::vector<Key> keys_;  // positions before each move
+  std::string error_;
+};
+// The same for a replayed record, replaying its mainline once more.
 EncodedGame encode_game(const game::GameRecord& rec);
 
 // The Date tag a date_sort value stands for ("1990.05.??"); the database keeps the tag's

@@ -21,6 +21,10 @@ struct ReplayOptions {
   // letters mean different pieces in different languages (Dutch P, Hungarian H);
   // nullptr: detect token by token.
   const Notation* notation = nullptr;
+  // Called for each mainline move as it is replayed, with the position before it, on the
+  // replaying thread: work on every position (the importer encodes moves) without a
+  // second replay. Optional.
+  std::function<void(GameRecord&, const Position& before, Move)> on_mainline_move = nullptr;
 };
 
 // A pgn::Visitor that builds a GameRecord per game and hands it to `on_game`.
