@@ -1,5 +1,6 @@
 #include "qipu/notation/san.hpp"
 
+#include <array>
 #include <cstdlib>
 
 #include "qipu/board/movegen.hpp"
@@ -86,31 +87,57 @@ SanParse fail(std::string msg) { return {std::nullopt, std::move(msg)}; }
 
 }  // namespace
 
-// Read forward in one pass; the general reader below gives the same San for these.
-bool parse_plain_san(std::string_view t, San& san) {
+// Files, ranks and x: the characters of a SAN move's board part.
+constexpr auto kBoardChars = [] {
+  std::array<bool, 256> t{};
+  for (unsigned char c : std::string_view("abcdefgh12345678x")) t[c] = true;
+  return t;
+}();
+
+// One pass forward over the few characters. The general reader below gives the same San
+// for these tokens.
+std::size_t read_plain_san(const char* p, const char* end, San& san) {
   san = San{};
-  std::size_t n = t.size(), i = 0;
-  if (n == 0) return false;
-  if (t[n - 1] == '+' || t[n - 1] == '#') {
-    san.suffix = t[n - 1] == '+' ? San::Suffix::Check : San::Suffix::Mate;
-    if (--n > 0 && (t[n - 1] == '+' || t[n - 1] == '#')) return false;
+  const char* q = p;
+  if (q < end && *q >= 'B' && *q <= 'R') {
+    PieceType piece = piece_from_letter(*q);
+    if (piece == NoPieceType || piece == Pawn) return 0;
+    san.piece = piece;
+    ++q;
   }
-  if (n >= 2 && t[n - 2] == '=') {
-    san.promotion = piece_from_letter(t[n - 1]);
-    if (san.promotion == NoPieceType || san.promotion == Pawn || san.promotion == King) return false;
-    n -= 2;
+  // The board part, [file][rank][x]square: at most five characters, the last two the square.
+  char c[5];
+  int k = 0;
+  while (q < end && k < 5 && kBoardChars[static_cast<unsigned char>(*q)]) c[k++] = *q++;
+  if (k < 2 || !is_file(c[k - 2]) || !is_rank(c[k - 1])) return 0;
+  san.to = make_square(c[k - 2] - 'a', c[k - 1] - '1');
+  int j = k - 2;
+  if (j > 0 && c[j - 1] == 'x') san.capture = true, --j;
+  if (j == 2) {
+    if (!is_file(c[0]) || !is_rank(c[1])) return 0;
+    san.from_file = std::int8_t(c[0] - 'a'), san.from_rank = std::int8_t(c[1] - '1');
+  } else if (j == 1) {
+    if (is_file(c[0])) san.from_file = std::int8_t(c[0] - 'a');
+    else if (is_rank(c[0])) san.from_rank = std::int8_t(c[0] - '1');
+    else return 0;
   }
-  PieceType p = piece_from_letter(t[0]);
-  if (p != NoPieceType && p != Pawn) san.piece = p, i = 1;
-  if (n < i + 2 || !is_file(t[n - 2]) || !is_rank(t[n - 1])) return false;
-  san.to = make_square(t[n - 2] - 'a', t[n - 1] - '1');
-  n -= 2;
-  if (n > i && t[n - 1] == 'x') san.capture = true, --n;
-  if (n > i && is_rank(t[n - 1])) san.from_rank = std::int8_t(t[n - 1] - '1'), --n;
-  if (n > i && is_file(t[n - 1])) san.from_file = std::int8_t(t[n - 1] - 'a'), --n;
-  if (n != i) return false;
-  if (san.piece == Pawn && (san.from_rank >= 0 || (san.from_file >= 0) != san.capture)) return false;
-  return san.promotion == NoPieceType || san.piece == Pawn;
+  if (san.piece == Pawn && (san.from_rank >= 0 || (san.from_file >= 0) != san.capture)) return 0;
+  if (end - q >= 2 && q[0] == '=') {
+    PieceType promo = piece_from_letter(q[1]);
+    if (san.piece != Pawn || promo == NoPieceType || promo == Pawn || promo == King) return 0;
+    san.promotion = promo;
+    q += 2;
+  }
+  if (q < end && (*q == '+' || *q == '#')) {
+    san.suffix = *q == '+' ? San::Suffix::Check : San::Suffix::Mate;
+    ++q;
+    if (q < end && (*q == '+' || *q == '#')) return 0;  // ++: a style the general reader reports
+  }
+  return static_cast<std::size_t>(q - p);
+}
+
+bool parse_plain_san(std::string_view t, San& san) {
+  return !t.empty() && read_plain_san(t.data(), t.data() + t.size(), san) == t.size();
 }
 
 SanParse parse_san(std::string_view t) {

@@ -1,6 +1,5 @@
 // Runs the PEGTL grammar over one game chunk and turns matches into visitor
 // events. The grammar stays in this file so users never compile it.
-#include <array>
 #include <bit>
 #include <charconv>
 #include <cstring>
@@ -311,24 +310,15 @@ const char* move_number_end(const char* p, const char* end) {
     return p == dots ? nullptr : p;
 }
 
-// The characters of a move of the usual SAN shape.
-constexpr auto kSanChars = [] {
-    std::array<bool, 256> t{};
-    for (unsigned char c : std::string_view("NBRQKabcdefgh12345678x=+#")) t[c] = true;
-    return t;
-}();
-
 // Length of a move token of the usual SAN shape, [NBRQK][file][rank][x]square[=NBRQ][+#],
 // ending at a delimiter, and its reading in `san`; 0 for anything else, which
 // g::move_length then judges with every piece word and form. These tokens are a subset of
 // g::move_length's, so the events stay the grammar's (the corpus test comparing both checks).
 std::size_t plain_san_length(const char* p, const char* end, San& san) {
-    const char* q = p;
-    while (q < end && q - p < 8 && kSanChars[static_cast<unsigned char>(*q)]) ++q;
+    std::size_t n = read_plain_san(p, end, san);
+    const char* q = p + n;
     bool paren = q < end && *q == '(';  // maybe a promotion, e8(Q)
-    if (q == p || paren || !g::at_delimiter(q, end)) return 0;
-    auto n = static_cast<std::size_t>(q - p);
-    return parse_plain_san({p, n}, san) ? n : 0;
+    return n > 0 && !paren && g::at_delimiter(q, end) ? n : 0;
 }
 
 // The bulk of movetext, blanks, move numbers and moves, read without the grammar:
