@@ -44,9 +44,12 @@ void generate_legal(const Position& pos, MoveList& list, MoveFilter filter = {})
 // King moves first: in the checked positions where this is asked, the king usually
 // has one, and generating them alone is cheap.
 [[nodiscard]] inline bool has_legal_move(const Position& pos) {
+  Color us = pos.side_to_move();
+  Square k = pos.king(us);
+  Bitboard without_king = pos.pieces() ^ square_bb(k);
+  for (Bitboard b = king_attacks(k) & ~pos.pieces(us); b;)
+    if (!pos.attackers_to(pop_lsb(b), ~us, without_king)) return true;
   MoveList list;
-  generate_legal(pos, list, MoveFilter::only(King));
-  if (!list.empty()) return true;
   generate_legal(pos, list, {0x3E});
   return !list.empty();
 }
