@@ -71,4 +71,14 @@ std::size_t find_first(const char* b, std::size_t i, std::size_t n) {
     return n;
 }
 
+// Position of the first byte >= 0x80 in b[i, n), or n; four blocks a step.
+inline std::size_t skip_ascii(const char* b, std::size_t i, std::size_t n) {
+    for (; i + 4 * kBlock <= n; i += 4 * kBlock) {
+        Lanes v = either(either(load(b + i), load(b + i + kBlock)),
+                         either(load(b + i + 2 * kBlock), load(b + i + 3 * kBlock)));
+        if (bits(high(v))) break;
+    }
+    return find_first<true>(b, i, n);
+}
+
 }  // namespace qipu::pgn::detail
