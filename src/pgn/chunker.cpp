@@ -41,6 +41,15 @@ struct EndTable {
 constexpr EndTable kEnds;
 bool ends_token(char c) { return kEnds.e[static_cast<unsigned char>(c)]; }
 
+// Characters that end a tag name.
+struct NameEndTable {
+    bool e[256];
+    constexpr NameEndTable() : e{} {
+        for (unsigned char x : {' ', '\t', '\n', '\r', '\f', '\v', '"', ']'}) e[x] = true;
+    }
+};
+constexpr NameEndTable kNameEnds;
+
 // Character classes for the fast scan of movetext.
 enum : unsigned char { kPlain, kSpace, kNewline, kOther };
 struct ClassTable {
@@ -143,8 +152,12 @@ struct GameChunker::Impl {
         bool broke = false;
         std::size_t i = 0;
         for (; i + detail::kBlock <= n; i += detail::kBlock) {
-            detail::Lanes v = detail::load(p + i);
-            unsigned lf = detail::bits(detail::eq(v, '\n')), cr = detail::bits(detail::eq(v, '\r'));
+            detail::Lanes v = detail::load(p + i), lfs = detail::eq(v, '\n'), crs = detail::eq(v, '\r');
+            if (!detail::bits(detail::either(detail::either(lfs, crs), detail::high(v)))) {  // the usual block
+                carry = 0;
+                continue;
+            }
+            unsigned lf = detail::bits(lfs), cr = detail::bits(crs);
             unsigned cont = detail::bits(detail::continuation(v));
             unsigned crlf = ((cr << 1) | carry) & lf;
             breaks += static_cast<std::size_t>(std::popcount(lf) + std::popcount(cr) - std::popcount(crlf));
@@ -194,8 +207,8 @@ struct GameChunker::Impl {
         const char* b = buf.data.get();
         std::size_t j = i + 1;
         while (j < buf.size && (b[j] == ' ' || b[j] == '\t')) ++j;
-        std::size_t k = j;
-        while (k < buf.size && k - j < 64 && !is_ws(b[k]) && b[k] != '"' && b[k] != ']') ++k;
+        std::size_t k = j, limit = std::min(buf.size, j + 64);
+        while (k < limit && !kNameEnds.e[static_cast<unsigned char>(b[k])]) ++k;
         if (k == buf.size && !eof) return false;
         h = hash_name(b + j, k - j);
         return true;
@@ -407,15 +420,23 @@ GameChunker::Impl::Scan GameChunker::Impl::normal_char(std::size_t& i, std::size
         // stands between; without one it is a duplicate tag of this game.
         for (unsigned k = 0; k < tag_count && after_blank_line; ++k)
             if (tag_names[k] == h) { at = i; return Scan::Boundary; }
-        if (tag_count < 32) tag_names[tag_count++] = h;
-        std::size_t eol = tags_line_end(i);
-        if (eol != npos) {  // the usual case: the line holds only tag pairs
-            i = eol;
-            return Scan::NeedMore;
+        for (;;) {
+            if (tag_count < 32) tag_names[tag_count++] = h;
+            std::size_t eol = tags_line_end(i);
+            if (eol == npos) {
+                mode = Mode::Tag;
+                ++i;
+                return Scan::NeedMore;
+            }
+            // The usual case: the line holds only tag pairs. A tag line right after it
+            // is taken here: with no blank line between, its name cannot start a game.
+            std::size_t next = eol + 1 + (b[eol] == '\r' && eol + 1 < buf.size && b[eol + 1] == '\n');
+            if (next >= buf.size || b[next] != '[' || !tag_name_at(next, h)) {
+                i = eol;
+                return Scan::NeedMore;
+            }
+            i = next;
         }
-        mode = Mode::Tag;
-        ++i;
-        return Scan::NeedMore;
     }
     movetext = true;
     if (c == '(') { ++depth; ++i; return Scan::NeedMore; }
