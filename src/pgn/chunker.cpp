@@ -415,7 +415,12 @@ GameChunker::Impl::Scan GameChunker::Impl::normal_char(std::size_t& i, std::size
     if (c == '[') {
         if (movetext) { at = i; return Scan::Boundary; }
         std::uint64_t h;
-        if (!tag_name_at(i, h)) { scan = i; i = static_cast<std::size_t>(-1); return Scan::NeedMore; }
+        if (!tag_name_at(i, h)) {  // resumed here after a refill: keep the blank line seen
+            if (after_blank_line) breaks = 2;
+            scan = i;
+            i = static_cast<std::size_t>(-1);
+            return Scan::NeedMore;
+        }
         // A tag name seen before starts a new game (one of tags only) when a blank line
         // stands between; without one it is a duplicate tag of this game.
         for (unsigned k = 0; k < tag_count && after_blank_line; ++k)
