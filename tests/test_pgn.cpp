@@ -620,3 +620,88 @@ TEST_CASE("pgn movetext scan gives the grammar's events", "[pgn][corpus]") {
     }
     CHECK(files.size() > 400);
 }
+
+namespace {
+
+struct Chunk {
+    std::string text, problem;
+    std::uint64_t index, offset, first_invalid;
+    std::uint32_t line, column, invalid;
+    bool operator==(const Chunk&) const = default;
+};
+
+std::vector<Chunk> chunks_of(const std::string& bytes, std::size_t block) {
+    auto src = memory_source(bytes);
+    ReaderOptions o;
+    o.block_size = block;
+    GameChunker chunker(*src, o);
+    RawGame g;
+    std::vector<Chunk> out;
+    while (chunker.next(g))
+        out.push_back({std::string(g.text), g.problem, g.index, g.byte_offset, g.first_invalid, g.line, g.column,
+                       g.invalid_bytes});
+    return out;
+}
+
+std::string repeated(const std::string& s, std::size_t n) {
+    std::string r;
+    for (std::size_t i = 0; i < n; ++i) r += s;
+    return r;
+}
+
+}  // namespace
+
+// The chunker scans blocks of bytes with pointer arithmetic (src/pgn/byte_scan.hpp), so
+// this checks it against what a byte-by-byte reading says: every chunk is the input's
+// text at its offset, only blank space lies between chunks, line and column are recounted
+// one byte at a time (LF, CR and CRLF end a line; columns count UTF-8 characters), and
+// cutting the input into 4099-byte blocks (the first read is 1 MB, for encoding
+// detection) gives the same chunks as 1 MB blocks.
+TEST_CASE("pgn chunker agrees with a byte-by-byte recount at any block size", "[pgn][chunker]") {
+    const std::string game = "[Event \"x\"]\n[White \"a\"]\n\n1. e4 e5 2. Nf3 {c} 1-0\n\n";
+    std::vector<std::pair<std::string, std::string>> inputs = {
+        {"long line", game + "1. " + std::string(3'000'000, 'a') + " *\n" + game},
+        {"long comment", repeated(game, 20000) + "{" + std::string(2'000'000, 'z') + "\n[Even} *\n" + game},
+        {"blank runs", repeated("  \n", 500'000) + game + std::string(1'500'000, '\n') + game + "\n \n"},
+        {"nul bytes", repeated(game + std::string(100, '\0'), 20000) + "1. e4\0e5 *\n"},
+        {"cr only", repeated("[Event \"x\"]\r[White \"a\"]\r\r1. e4 e5 1-0\r\r", 60000)},
+        {"crlf", repeated("[Event \"x\"]\r\n[White \"a\"]\r\n\r\n1. e4 e5 1-0\r\n\r\n", 60000)},
+        {"unclosed comments", repeated(game + "1. d4 { never closed\n", 30000)},
+        {"tags only", repeated("[Event \"x\"]\n[Event \"y\"]\n\n[Event \"z\"]\n", 40000)},
+        {"no tags", repeated("1. e4 e5 1-0 1. d4 d5 0-1 1. c4 (1. b3 *) 1/2-1/2 * ", 40000)},
+        {"percent lines and escapes",
+         repeated("% [Event\n[Event \"a\\\"]b\"] [Site \"[x\"]\n1. e4 {a\n%b} ; [x\n*\n", 30000)},
+        {"chinese", repeated("[Event \"比赛\"]\n1. e4 e5 和棋 1. d4 白胜 黑胜 ½-½ x\n", 30000)},
+    };
+    for (const char* f : {"/real/pgnmentor/data__pgn__Adams.pgn", "/real/chesscom/cancer0707.pgn"}) {
+        std::ifstream in(std::string(QIPU_SHARED) + "/corpora" + f, std::ios::binary);
+        inputs.emplace_back(f, std::string(std::istreambuf_iterator<char>(in), {}));
+    }
+    for (const auto& [name, text] : inputs) {
+        INFO(name);
+        REQUIRE(text.size() > (std::size_t{1} << 20));
+        auto chunks = chunks_of(text, std::size_t{1} << 20);
+        REQUIRE(!chunks.empty());
+        CHECK((chunks_of(text, 4099) == chunks));
+        std::uint64_t pos = 0, line = 1, column = 1, index = 0;
+        auto walk = [&](std::uint64_t to) {  // the naive recount
+            for (; pos < to; ++pos) {
+                char c = text[pos];
+                if (c == '\r' || (c == '\n' && !(pos > 0 && text[pos - 1] == '\r'))) ++line, column = 1;
+                else if (c != '\n' && (static_cast<unsigned char>(c) & 0xC0) != 0x80) ++column;
+            }
+        };
+        for (const auto& c : chunks) {
+            REQUIRE(c.problem.empty());
+            REQUIRE(c.index == ++index);
+            REQUIRE(c.offset >= pos);
+            for (std::uint64_t i = pos; i < c.offset; ++i) REQUIRE(std::isspace(static_cast<unsigned char>(text[i])));
+            walk(c.offset);
+            REQUIRE(c.line == line);
+            REQUIRE(c.column == column);
+            REQUIRE(text.compare(c.offset, c.text.size(), c.text) == 0);
+            walk(c.offset + c.text.size());
+        }
+        for (; pos < text.size(); ++pos) REQUIRE(std::isspace(static_cast<unsigned char>(text[pos])));
+    }
+}

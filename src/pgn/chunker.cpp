@@ -11,11 +11,10 @@
 // A game larger than max_game_bytes is dropped while scanning on, so memory
 // stays bounded by that limit plus one block.
 #include <algorithm>
+#include <bit>
 #include <cstring>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
+#include "byte_scan.hpp"
 #include "decoder.hpp"
 #include "qipu/grammar/pgn_words.hpp"
 #include "qipu/pgn/reader.hpp"
@@ -41,6 +40,15 @@ struct EndTable {
 };
 constexpr EndTable kEnds;
 bool ends_token(char c) { return kEnds.e[static_cast<unsigned char>(c)]; }
+
+// Characters that end a tag name.
+struct NameEndTable {
+    bool e[256];
+    constexpr NameEndTable() : e{} {
+        for (unsigned char x : {' ', '\t', '\n', '\r', '\f', '\v', '"', ']'}) e[x] = true;
+    }
+};
+constexpr NameEndTable kNameEnds;
 
 // Character classes for the fast scan of movetext.
 enum : unsigned char { kPlain, kSpace, kNewline, kOther };
@@ -79,12 +87,6 @@ bool is_result(const char* p, std::size_t n) {
     return false;
 }
 
-std::uint32_t count_chars(const char* p, std::size_t n) {
-    std::uint32_t k = 0;
-    for (std::size_t i = 0; i < n; ++i) k += (static_cast<unsigned char>(p[i]) & 0xC0) != 0x80;
-    return k;
-}
-
 std::uint64_t hash_name(const char* p, std::size_t n) {
     std::uint64_t h = 1469598103934665603ull;
     for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(p[i])) * 1099511628211ull;
@@ -92,20 +94,9 @@ std::uint64_t hash_name(const char* p, std::size_t n) {
 }
 
 // Index of the first byte from i on that movetext_run must look at (see
-// MovetextTable), 16 bytes at a time where SSE2 is available.
+// MovetextTable; bytes >= 0x80 may start a result like ½-½ or 和棋).
 std::size_t skip_plain(const char* b, std::size_t i, std::size_t n) {
-#if defined(__SSE2__)
-    while (i + 16 <= n) {
-        __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i));
-        __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\r')));
-        for (char c : {'{', ';', '[', '(', ')', '-', '/', '*'})
-            hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
-        int mask = _mm_movemask_epi8(hit) | _mm_movemask_epi8(v);  // high bytes too
-        if (mask) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
-        i += 16;
-    }
-#endif
-    return i;
+    return detail::find_first<true, '\n', '\r', '{', ';', '[', '(', ')', '-', '/', '*'>(b, i, n);
 }
 
 }  // namespace
@@ -151,21 +142,49 @@ struct GameChunker::Impl {
         tag_count = 0;
     }
 
-    // Moves the line/column of `start` over n bytes of text.
+    // Moves the line/column of `start` over n bytes of text, one pass of
+    // blocks: LF, CR and CRLF each end a line (a CR at the end of the last
+    // call pairs with an LF at p[0]); the column counts UTF-8 characters.
     void advance(const char* p, std::size_t n) {
         if (n == 0) return;
-        std::size_t lf = static_cast<std::size_t>(std::count(p, p + n, '\n'));
-        if (prev_cr && p[0] == '\n') --lf;  // the LF of a CRLF counted with its CR
-        line += static_cast<std::uint32_t>(lf);
-        // A CR is a line break of its own unless an LF follows it.
-        for (const char* q = p; (q = static_cast<const char*>(std::memchr(q, '\r', static_cast<std::size_t>(p + n - q))));) {
-            ++q;
-            if (q == p + n || *q != '\n') ++line;
+        unsigned carry = prev_cr ? 1 : 0;  // the byte before the block was a CR
+        std::size_t breaks = 0, after_break = 0, conts = 0, conts_at_break = 0;
+        bool broke = false;
+        std::size_t i = 0;
+        for (; i + detail::kBlock <= n; i += detail::kBlock) {
+            detail::Lanes v = detail::load(p + i), lfs = detail::eq(v, '\n'), crs = detail::eq(v, '\r');
+            if (!detail::bits(detail::either(detail::either(lfs, crs), detail::high(v)))) {  // the usual block
+                carry = 0;
+                continue;
+            }
+            unsigned lf = detail::bits(lfs), cr = detail::bits(crs);
+            unsigned cont = detail::bits(detail::continuation(v));
+            unsigned crlf = ((cr << 1) | carry) & lf;
+            breaks += static_cast<std::size_t>(std::popcount(lf) + std::popcount(cr) - std::popcount(crlf));
+            carry = cr >> (detail::kBlock - 1);
+            if (unsigned any = lf | cr) {
+                unsigned last = static_cast<unsigned>(std::bit_width(any));  // bits up to and with the last break
+                broke = true;
+                after_break = i + last;
+                conts_at_break = conts + static_cast<std::size_t>(std::popcount(cont & ((2u << (last - 1)) - 1)));
+            }
+            conts += static_cast<std::size_t>(std::popcount(cont));
         }
-        std::size_t last = n;
-        while (last > 0 && p[last - 1] != '\n' && p[last - 1] != '\r') --last;
-        if (last == 0) column += count_chars(p, n);
-        else column = 1 + count_chars(p + last, n - last);
+        for (; i < n; ++i) {
+            char c = p[i];
+            if (c == '\n' || c == '\r') {
+                breaks += c == '\r' || !carry;
+                broke = true;
+                after_break = i + 1;
+                conts_at_break = conts;
+            }
+            carry = c == '\r';
+            conts += (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+        }
+        line += static_cast<std::uint32_t>(breaks);
+        std::size_t chars = (n - after_break) - (conts - conts_at_break);
+        if (broke) column = static_cast<std::uint32_t>(1 + chars);
+        else column += static_cast<std::uint32_t>(chars);
         prev_cr = p[n - 1] == '\r';
     }
 
@@ -188,8 +207,8 @@ struct GameChunker::Impl {
         const char* b = buf.data.get();
         std::size_t j = i + 1;
         while (j < buf.size && (b[j] == ' ' || b[j] == '\t')) ++j;
-        std::size_t k = j;
-        while (k < buf.size && k - j < 64 && !is_ws(b[k]) && b[k] != '"' && b[k] != ']') ++k;
+        std::size_t k = j, limit = std::min(buf.size, j + 64);
+        while (k < limit && !kNameEnds.e[static_cast<unsigned char>(b[k])]) ++k;
         if (k == buf.size && !eof) return false;
         h = hash_name(b + j, k - j);
         return true;
@@ -197,38 +216,16 @@ struct GameChunker::Impl {
 
     static constexpr std::size_t npos = static_cast<std::size_t>(-1);
 
-    // Position of a line-initial "[Event " within buf[from, to), or npos.
-    std::size_t event_line(std::size_t from, std::size_t to) const {
-        const char* b = buf.data.get();
-        static constexpr char kKey[] = "[Event ";
-        const char* p = b + from;
-        const char* end = b + to;
-        while ((p = static_cast<const char*>(memmem(p, static_cast<std::size_t>(end - p), kKey, 7)))) {
-            if (p > b && (p[-1] == '\n' || p[-1] == '\r')) return static_cast<std::size_t>(p - b);
-            ++p;
-        }
-        return npos;
-    }
-
     // End of the line starting at the '[' at i if the line ends with ']' and
     // holds no quote-escape, comment or second tag (so nothing on it can
     // matter to the chunker); npos otherwise.
     std::size_t tags_line_end(std::size_t i) const {
         const char* b = buf.data.get();
-        const char* p = b + i;
-        std::size_t left = buf.size - i;
-        const char* nl = static_cast<const char*>(std::memchr(p, '\n', left));
-        const char* e = nl ? nl : b + buf.size;
-        if (const char* cr = static_cast<const char*>(std::memchr(p, '\r', static_cast<std::size_t>(e - p)))) e = cr;
-        if (e == b + buf.size) return npos;
-        const char* last = e;
-        while (last > p && (last[-1] == ' ' || last[-1] == '\t')) --last;
-        if (last == p || last[-1] != ']') return npos;
-        std::size_t len = static_cast<std::size_t>(last - p);
-        if (std::memchr(p + 1, '[', len - 1) || std::memchr(p, '{', len) || std::memchr(p, '\\', len) ||
-            std::memchr(p, ';', len))
-            return npos;
-        return static_cast<std::size_t>(e - b);
+        std::size_t e = detail::find_first<false, '\n', '\r', '[', '{', '\\', ';'>(b, i + 1, buf.size);
+        if (e == buf.size || (b[e] != '\n' && b[e] != '\r')) return npos;
+        std::size_t last = e;
+        while (b[last - 1] == ' ' || b[last - 1] == '\t') --last;  // stops at the '[' at i
+        return b[last - 1] == ']' ? e : npos;
     }
 
     enum class Scan { Boundary, NeedMore };
@@ -248,27 +245,35 @@ GameChunker::Impl::Scan GameChunker::Impl::find_boundary(std::size_t& at) {
     while (i < n) {
         switch (mode) {
             case Mode::Brace: {
-                const void* q = std::memchr(b + i, '}', n - i);
-                std::size_t close = q ? static_cast<std::size_t>(static_cast<const char*>(q) - b) : n;
                 // An [Event tag at a line start inside a comment means the
                 // comment was never closed: the next game starts there.
-                std::size_t tag = event_line(i, close);
-                if (tag != npos) { at = tag; return Scan::Boundary; }
-                if (!q) {
+                std::size_t j = i;
+                for (;;) {
+                    j = detail::find_first<false, '}', '['>(b, j, n);
+                    if (j == n || b[j] == '}') break;
+                    if (j + 7 > n && !eof) { j = n; break; }  // maybe an "[Event" cut by the block end
+                    if (j + 7 <= n && j > 0 && (b[j - 1] == '\n' || b[j - 1] == '\r') &&
+                        std::memcmp(b + j, "[Event ", 7) == 0) {
+                        at = j;
+                        return Scan::Boundary;
+                    }
+                    ++j;
+                }
+                if (j == n) {
                     // Rescan the last bytes next time: an "[Event" may be cut by the block end.
                     scan = std::max(i, n - std::min<std::size_t>(n, 7));
                     return Scan::NeedMore;
                 }
-                i = close + 1;
+                i = j + 1;
                 mode = Mode::Normal;
                 break;
             }
             case Mode::LineRest:
-                while (i < n && b[i] != '\n' && b[i] != '\r') ++i;
+                i = detail::find_first<false, '\n', '\r'>(b, i, n);
                 if (i < n) mode = Mode::Normal;
                 break;
             case Mode::Tag:
-                while (i < n && b[i] != '"' && b[i] != ']' && b[i] != '\n' && b[i] != '\r') ++i;
+                i = detail::find_first<false, '"', ']', '\n', '\r'>(b, i, n);
                 if (i < n) {
                     if (b[i] == '"') mode = Mode::TagString, ++i;
                     else if (b[i] == ']') mode = Mode::Normal, ++i;
@@ -276,7 +281,7 @@ GameChunker::Impl::Scan GameChunker::Impl::find_boundary(std::size_t& at) {
                 }
                 break;
             case Mode::TagString:
-                while (i < n && b[i] != '"' && b[i] != '\\' && b[i] != '\n' && b[i] != '\r') ++i;
+                i = detail::find_first<false, '"', '\\', '\n', '\r'>(b, i, n);
                 if (i == n) break;
                 if (b[i] == '\\') {
                     if (i + 1 == n && !eof) { scan = i; return Scan::NeedMore; }
@@ -410,20 +415,33 @@ GameChunker::Impl::Scan GameChunker::Impl::normal_char(std::size_t& i, std::size
     if (c == '[') {
         if (movetext) { at = i; return Scan::Boundary; }
         std::uint64_t h;
-        if (!tag_name_at(i, h)) { scan = i; i = static_cast<std::size_t>(-1); return Scan::NeedMore; }
+        if (!tag_name_at(i, h)) {  // resumed here after a refill: keep the blank line seen
+            if (after_blank_line) breaks = 2;
+            scan = i;
+            i = static_cast<std::size_t>(-1);
+            return Scan::NeedMore;
+        }
         // A tag name seen before starts a new game (one of tags only) when a blank line
         // stands between; without one it is a duplicate tag of this game.
         for (unsigned k = 0; k < tag_count && after_blank_line; ++k)
             if (tag_names[k] == h) { at = i; return Scan::Boundary; }
-        if (tag_count < 32) tag_names[tag_count++] = h;
-        std::size_t eol = tags_line_end(i);
-        if (eol != npos) {  // the usual case: the line holds only tag pairs
-            i = eol;
-            return Scan::NeedMore;
+        for (;;) {
+            if (tag_count < 32) tag_names[tag_count++] = h;
+            std::size_t eol = tags_line_end(i);
+            if (eol == npos) {
+                mode = Mode::Tag;
+                ++i;
+                return Scan::NeedMore;
+            }
+            // The usual case: the line holds only tag pairs. A tag line right after it
+            // is taken here: with no blank line between, its name cannot start a game.
+            std::size_t next = eol + 1 + (b[eol] == '\r' && eol + 1 < buf.size && b[eol + 1] == '\n');
+            if (next >= buf.size || b[next] != '[' || !tag_name_at(next, h)) {
+                i = eol;
+                return Scan::NeedMore;
+            }
+            i = next;
         }
-        mode = Mode::Tag;
-        ++i;
-        return Scan::NeedMore;
     }
     movetext = true;
     if (c == '(') { ++depth; ++i; return Scan::NeedMore; }

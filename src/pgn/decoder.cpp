@@ -5,6 +5,8 @@
 
 #include <iconv.h>
 
+#include "byte_scan.hpp"
+
 #include <cerrno>
 #include <cstring>
 
@@ -61,19 +63,13 @@ int utf8_seq(const unsigned char* p, std::size_t n) {
     return len;
 }
 
-// Length of the longest valid UTF-8 prefix; ASCII is checked 8 bytes at a time.
+// Length of the longest valid UTF-8 prefix; ASCII is skipped a block at a time.
 std::size_t utf8_valid_prefix(const char* s, std::size_t n) {
     const auto* p = reinterpret_cast<const unsigned char*>(s);
     std::size_t i = 0;
     while (i < n) {
-        if (i + 8 <= n) {
-            std::uint64_t w;
-            std::memcpy(&w, p + i, 8);
-            if ((w & 0x8080808080808080ull) == 0) {
-                i += 8;
-                continue;
-            }
-        }
+        i = skip_ascii(s, i, n);
+        if (i == n) break;
         int len = utf8_seq(p + i, n - i);
         if (len <= 0) return i;
         i += static_cast<std::size_t>(len);
@@ -83,7 +79,7 @@ std::size_t utf8_valid_prefix(const char* s, std::size_t n) {
 
 // True when bytes decode cleanly as GB18030 into CJK text and look like GB
 // rather than accented Latin-1 letters (which pair with ASCII trail bytes).
-bool looks_gb18030(const std::string& bytes, bool eof) {
+bool looks_gb18030(std::string_view bytes, bool eof) {
     iconv_t cd = iconv_open("UTF-8", "GB18030");
     if (cd == reinterpret_cast<iconv_t>(-1)) return false;
     std::string out(bytes.size() * 2 + 16, '\0');
@@ -141,9 +137,10 @@ std::size_t Decoder::read_raw(char* p, std::size_t n) {
 // Picks the encoding from the forced name or the first kDetectBytes bytes.
 void Decoder::detect() {
     detected_ = true;
-    prefix_.resize(std::max(block_, kDetectBytes));
-    prefix_.resize(read_raw(prefix_.data(), prefix_.size()));
-    bool bom = prefix_.compare(0, 3, "\xEF\xBB\xBF") == 0;
+    std::size_t want = std::max(block_, kDetectBytes);
+    prefix_.size = read_raw(prefix_.tail(want), want);
+    std::string_view head(prefix_.data.get(), prefix_.size);
+    bool bom = head.substr(0, 3) == "\xEF\xBB\xBF";
     if (forced_ == "utf-8" || forced_ == "utf8") enc_ = Encoding::Utf8;
     else if (forced_ == "gb18030" || forced_ == "gbk" || forced_ == "gb2312") enc_ = Encoding::Gb18030;
     else if (forced_ == "latin1" || forced_ == "windows-1252" || forced_ == "cp1252" ||
@@ -151,14 +148,14 @@ void Decoder::detect() {
     else if (forced_ != "auto" && !forced_.empty()) throw SourceError("unknown encoding: " + forced_);
     else if (bom) enc_ = Encoding::Utf8;
     else {
-        std::size_t ok = utf8_valid_prefix(prefix_.data(), prefix_.size());
-        bool valid = ok == prefix_.size() ||
-                     (!eof_ && utf8_seq(reinterpret_cast<const unsigned char*>(prefix_.data()) + ok,
-                                        prefix_.size() - ok) == 0);
+        std::size_t ok = utf8_valid_prefix(head.data(), head.size());
+        bool valid = ok == head.size() ||
+                     (!eof_ && utf8_seq(reinterpret_cast<const unsigned char*>(head.data()) + ok,
+                                        head.size() - ok) == 0);
         if (valid) enc_ = Encoding::Utf8;
-        else enc_ = looks_gb18030(prefix_, eof_) ? Encoding::Gb18030 : Encoding::Windows1252;
+        else enc_ = looks_gb18030(head, eof_) ? Encoding::Gb18030 : Encoding::Windows1252;
     }
-    if (bom && enc_ == Encoding::Utf8) prefix_.erase(0, 3);
+    if (bom && enc_ == Encoding::Utf8) prefix_.consume(3);
     if (enc_ == Encoding::Gb18030) {
         iconv_ = iconv_open("UTF-8", "GB18030");
         if (iconv_ == reinterpret_cast<void*>(-1)) {
@@ -171,11 +168,21 @@ void Decoder::detect() {
 bool Decoder::fill(Buffer& out) {
     if (!detected_) {
         detect();
-        decode(prefix_.data(), prefix_.size(), out);
-        std::string().swap(prefix_);
+        // Usually the whole prefix is valid UTF-8 and becomes the output as it is.
+        if (enc_ == Encoding::Utf8 && out.size == 0 && utf8_valid_prefix(prefix_.data.get(), prefix_.size) == prefix_.size) {
+            std::swap(out, prefix_);
+            produced_ += out.size;
+        } else {
+            decode(prefix_.data.get(), prefix_.size, out);
+        }
+        prefix_ = Buffer{};
         return true;
     }
     if (eof_) return false;
+    if (enc_ == Encoding::Utf8 && carry_.empty()) {
+        fill_utf8(out);
+        return true;
+    }
     std::string raw = std::move(carry_);
     carry_.clear();
     std::size_t had = raw.size();
@@ -183,6 +190,19 @@ bool Decoder::fill(Buffer& out) {
     raw.resize(had + read_raw(raw.data() + had, block_));
     decode(raw.data(), raw.size(), out);
     return true;
+}
+
+// Reads a block straight into out and keeps it there as far as it is valid
+// UTF-8 (usually all of it); decodes the rest from a copy.
+void Decoder::fill_utf8(Buffer& out) {
+    char* p = out.tail(block_);
+    std::size_t got = read_raw(p, block_);
+    std::size_t ok = utf8_valid_prefix(p, got);
+    out.size += ok;
+    produced_ += ok;
+    if (ok == got) return;
+    std::string rest(p + ok, got - ok);
+    decode_utf8(rest.data(), rest.size(), out);
 }
 
 void Decoder::decode(const char* p, std::size_t n, Buffer& out) {

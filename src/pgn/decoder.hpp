@@ -31,7 +31,7 @@ struct Buffer {
     void grow(std::size_t need) {
         std::size_t c = cap ? cap : 4096;
         while (c < need) c += c / 2;
-        auto d = std::make_unique<char[]>(c);
+        auto d = std::make_unique_for_overwrite<char[]>(c);  // no zero-filling
         if (size) std::memcpy(d.get(), data.get(), size);
         data = std::move(d);
         cap = c;
@@ -82,6 +82,7 @@ private:
     void decode(const char* p, std::size_t n, Buffer& out);
     void decode_utf8(const char* p, std::size_t n, Buffer& out);
     void decode_gb(const char* p, std::size_t n, Buffer& out);
+    void fill_utf8(Buffer& out);
     void put_invalid(unsigned char c, Buffer& out);
 
     Source& src_;
@@ -90,7 +91,7 @@ private:
     bool detected_ = false;
     bool eof_ = false;
     std::string carry_;   // an incomplete multi-byte sequence from the last block
-    std::string prefix_;  // bytes read for detection, decoded on the first fill
+    Buffer prefix_;       // bytes read for detection, decoded on the first fill
     void* iconv_ = nullptr;
     std::uint64_t produced_ = 0;
     std::string forced_;
