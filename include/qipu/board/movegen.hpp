@@ -41,8 +41,8 @@ struct MoveFilter {
 // whose target is the rook's square (the move encoding).
 void generate_legal(const Position& pos, MoveList& list, MoveFilter filter = {});
 
-// King moves first: in the checked positions where this is asked, the king usually
-// has one, and generating them alone is cheap.
+// The king's steps first, one by one: in the checked positions where this is asked,
+// the king usually has one.
 [[nodiscard]] inline bool has_legal_move(const Position& pos) {
   Color us = pos.side_to_move();
   Square k = pos.king(us);
@@ -50,7 +50,7 @@ void generate_legal(const Position& pos, MoveList& list, MoveFilter filter = {})
   for (Bitboard b = king_attacks(k) & ~pos.pieces(us); b;)
     if (!pos.attackers_to(pop_lsb(b), ~us, without_king)) return true;
   MoveList list;
-  generate_legal(pos, list, {0x3E});
+  generate_legal(pos, list);  // castling too: in Chess960 it can be the only move
   return !list.empty();
 }
 
