@@ -1,6 +1,5 @@
 #include "qipu/notation/san.hpp"
 
-#include <array>
 #include <cstdlib>
 
 #include "qipu/board/movegen.hpp"
@@ -87,13 +86,6 @@ SanParse fail(std::string msg) { return {std::nullopt, std::move(msg)}; }
 
 }  // namespace
 
-// Files, ranks and x: the characters of a SAN move's board part.
-constexpr auto kBoardChars = [] {
-  std::array<bool, 256> t{};
-  for (unsigned char c : std::string_view("abcdefgh12345678x")) t[c] = true;
-  return t;
-}();
-
 // One pass forward over the few characters. The general reader below gives the same San
 // for these tokens.
 std::size_t read_plain_san(const char* p, const char* end, San& san) {
@@ -105,22 +97,22 @@ std::size_t read_plain_san(const char* p, const char* end, San& san) {
     san.piece = piece;
     ++q;
   }
-  // The board part, [file][rank][x]square: at most five characters, the last two the square.
-  char c[5];
-  int k = 0;
-  while (q < end && k < 5 && kBoardChars[static_cast<unsigned char>(*q)]) c[k++] = *q++;
-  if (k < 2 || !is_file(c[k - 2]) || !is_rank(c[k - 1])) return 0;
-  san.to = make_square(c[k - 2] - 'a', c[k - 1] - '1');
-  int j = k - 2;
-  if (j > 0 && c[j - 1] == 'x') san.capture = true, --j;
-  if (j == 2) {
-    if (!is_file(c[0]) || !is_rank(c[1])) return 0;
-    san.from_file = std::int8_t(c[0] - 'a'), san.from_rank = std::int8_t(c[1] - '1');
-  } else if (j == 1) {
-    if (is_file(c[0])) san.from_file = std::int8_t(c[0] - 'a');
-    else if (is_rank(c[0])) san.from_rank = std::int8_t(c[0] - '1');
-    else return 0;
+  // The board part: [file][rank][x]square.
+  auto square_at = [end](const char* s) { return end - s >= 2 && is_file(s[0]) && is_rank(s[1]); };
+  if (square_at(q)) {
+    if (square_at(q + 2) || (end - q > 2 && q[2] == 'x' && square_at(q + 3))) {  // a full origin: Qh4xe1
+      san.from_file = std::int8_t(q[0] - 'a'), san.from_rank = std::int8_t(q[1] - '1');
+      q += 2;
+    }
+  } else if (q < end && is_file(*q)) {
+    san.from_file = std::int8_t(*q++ - 'a');
+  } else if (q < end && is_rank(*q)) {
+    san.from_rank = std::int8_t(*q++ - '1');
   }
+  if (q < end && *q == 'x') san.capture = true, ++q;
+  if (!square_at(q)) return 0;
+  san.to = make_square(q[0] - 'a', q[1] - '1');
+  q += 2;
   if (san.piece == Pawn && (san.from_rank >= 0 || (san.from_file >= 0) != san.capture)) return 0;
   if (end - q >= 2 && q[0] == '=') {
     PieceType promo = piece_from_letter(q[1]);
