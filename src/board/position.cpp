@@ -1,5 +1,6 @@
 #include "qipu/board/position.hpp"
 
+#include <array>
 #include <charconv>
 #include <vector>
 
@@ -13,11 +14,15 @@ extern const std::uint64_t kRandom64[781];
 
 namespace {
 
-// Polyglot orders pieces black pawn, white pawn, black knight, … white king.
-Key piece_key(Piece p, Square s) {
-  int kind = 2 * (type_of(p) - 1) + (color_of(p) == White ? 1 : 0);
-  return polyglot::kRandom64[64 * kind + s];
-}
+// Polyglot orders pieces black pawn, white pawn, black knight, … white king: each
+// piece's first entry, so that a key is one load on the hot path.
+constexpr auto kPieceKeyBase = [] {
+  std::array<int, 16> base{};
+  for (Color c : {White, Black})
+    for (int t = Pawn; t <= King; ++t) base[make_piece(c, PieceType(t))] = 64 * (2 * (t - 1) + (c == White ? 1 : 0));
+  return base;
+}();
+Key piece_key(Piece p, Square s) { return polyglot::kRandom64[kPieceKeyBase[p] + s]; }
 Key castling_key(int index) { return polyglot::kRandom64[768 + index]; }
 Key ep_key(Square s) { return polyglot::kRandom64[772 + file_of(s)]; }
 constexpr Key TurnKey = 0xF8D626AAAF278509ULL;  // entry 780, xored when White moves
@@ -325,7 +330,7 @@ void Position::play(Move m) {
         }
       }
     }
-    if (castling_) {
+    if (castling_ && ((square_bb(from) | square_bb(to)) & (rank_bb(0) | rank_bb(7)))) {  // kings and rooks with rights stand there
       std::uint8_t lost = moved == King ? (us == White ? 3 : 12) : 0;
       for (int i = 0; i < 4; ++i)
         if (castling_rook_[i] == from || castling_rook_[i] == to) lost |= std::uint8_t(1 << i);
