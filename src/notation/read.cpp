@@ -230,12 +230,19 @@ std::string write_move(const Position& pos, Move m, const Notation& notation, co
 }
 
 void append_move(std::string& out, Move m, const SanShape& shape, const Notation& notation, const WriteStyle& style) {
+  char text[MaxMoveBytes];
+  out.append(text, put_move(text, m, shape, notation, style));
+}
+
+char* put_move(char* p, Move m, const SanShape& shape, const Notation& notation, const WriteStyle& style) {
   if (m.kind() == MoveKind::Castling && !m.is_null()) {
-    out += castling_text(m.to() < m.from(), notation, style);
+    std::string_view castling = castling_text(m.to() < m.from(), notation, style).substr(0, MaxWordBytes);
+    p = std::copy(castling.begin(), castling.end(), p);
   } else {
-    append_san_body(out, m, shape, notation.names, style.spaced);
+    p = put_san_body(p, m, shape, notation.names, style.spaced);
   }
-  if (shape.suffix != San::Suffix::None) out += shape.suffix == San::Suffix::Check ? '+' : '#';
+  if (shape.suffix != San::Suffix::None) *p++ = shape.suffix == San::Suffix::Check ? '+' : '#';
+  return p;
 }
 
 }  // namespace qipu

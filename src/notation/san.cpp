@@ -354,28 +354,36 @@ San::Suffix check_suffix(const Position& after) {
   return has_legal_move(after) ? San::Suffix::Check : San::Suffix::Mate;
 }
 
-void append_san_body(std::string& out, Move m, const SanShape& shape, const PieceNames& names, bool spaced) {
-  if (m.is_null()) {
-    out += "--";
-    return;
-  }
-  if (m.kind() == MoveKind::Castling) {
-    out += m.to() > m.from() ? names.castle_short : names.castle_long;
-    return;
-  }
+namespace {
+
+char* put_word(char* p, std::string_view word) {
+  for (char c : word.substr(0, MaxWordBytes)) *p++ = c;
+  return p;
+}
+
+}  // namespace
+
+char* put_san_body(char* p, Move m, const SanShape& shape, const PieceNames& names, bool spaced) {
+  if (m.is_null()) return put_word(p, "--");
+  if (m.kind() == MoveKind::Castling) return put_word(p, m.to() > m.from() ? names.castle_short : names.castle_long);
   Square from = m.from(), to = m.to();
-  out += names.pieces[shape.piece];
-  char rest[8];  // [space][file][rank][x]square[=], appended at once
-  char* p = rest;
+  p = put_word(p, names.pieces[shape.piece]);
   if (spaced && shape.piece != Pawn) *p++ = ' ';
   if (shape.from_file) *p++ = char('a' + file_of(from));
   if (shape.from_rank) *p++ = char('1' + rank_of(from));
   if (shape.capture) *p++ = 'x';
   *p++ = char('a' + file_of(to));
   *p++ = char('1' + rank_of(to));
-  if (m.kind() == MoveKind::Promotion) *p++ = '=';
-  out.append(rest, p);
-  if (m.kind() == MoveKind::Promotion) out += names.pieces[m.promotion()];
+  if (m.kind() == MoveKind::Promotion) {
+    *p++ = '=';
+    p = put_word(p, names.pieces[m.promotion()]);
+  }
+  return p;
+}
+
+void append_san_body(std::string& out, Move m, const SanShape& shape, const PieceNames& names, bool spaced) {
+  char text[MaxMoveBytes];
+  out.append(text, put_san_body(text, m, shape, names, spaced));
 }
 
 std::string format_san_body(const Position& pos, Move m, const PieceNames& names) {

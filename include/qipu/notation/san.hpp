@@ -81,6 +81,11 @@ San::Suffix check_suffix(const Position& after);
 // after the piece word ("马 f3").
 void append_san_body(std::string& out, Move m, const SanShape& shape, const PieceNames& names = english_names(),
                      bool spaced = false);
+// The same written at p, which needs room for MaxMoveBytes; returns the end. Words longer
+// than MaxWordBytes are cut (the tables are checked to have none).
+constexpr std::size_t MaxWordBytes = 12;
+constexpr std::size_t MaxMoveBytes = 2 * MaxWordBytes + 8;
+char* put_san_body(char* p, Move m, const SanShape& shape, const PieceNames& names, bool spaced);
 
 // Canonical SAN of a legal move, with + or # (playing the move to find out).
 std::string format_san(const Position& pos, Move m, const PieceNames& names = english_names());
