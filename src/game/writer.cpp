@@ -33,15 +33,37 @@ std::size_t width_of(std::string_view s) {
   return s.size() - n;
 }
 
-// A move's text, built in a zeroed buffer so that its width is counted a word at a time.
-struct MoveText {
-  char bytes[16 + MaxMoveBytes + 8] = {};  // number, move, and zeros to round up to a word
-  char* end = bytes;
-  [[nodiscard]] std::string_view view() const { return {bytes, std::size_t(end - bytes)}; }
-  [[nodiscard]] std::size_t width() const {
-    std::size_t n = std::size_t(end - bytes);
-    return n - continuations(bytes, (n + 7) / 8);
+// The text being written, through pointers: the string is kept longer than the text, the
+// rest being room to write in (std::string would check and copy at every small append).
+class Text {
+ public:
+  explicit Text(std::size_t room) { s_.resize(room); }
+  // Room for n bytes at the end of the text; what is written there is kept by commit().
+  char* room(std::size_t n) {
+    if (s_.size() - size_ < n) s_.resize(std::max(2 * s_.size(), size_ + n));
+    return s_.data() + size_;
   }
+  void commit(const char* end) { size_ = std::size_t(end - s_.data()); }
+  void append(std::string_view v) {
+    std::memcpy(room(v.size()), v.data(), v.size());
+    size_ += v.size();
+  }
+  void append(char c) {
+    *room(1) = c;
+    ++size_;
+  }
+  [[nodiscard]] std::size_t size() const { return size_; }
+  void truncate(std::size_t size) { size_ = size; }
+  char& operator[](std::size_t i) { return s_[i]; }
+  [[nodiscard]] std::string_view view(std::size_t from) const { return {s_.data() + from, size_ - from}; }
+  std::string take() && {
+    s_.resize(size_);
+    return std::move(s_);
+  }
+
+ private:
+  std::string s_;
+  std::size_t size_ = 0;
 };
 
 // Fills lines greedily with movetext units, appending to `out`. Units are never split,
@@ -51,28 +73,25 @@ struct MoveText {
 // the line break.
 class MovetextLines {
  public:
-  MovetextLines(std::string& out, std::size_t width) : out_(out), width_(width), line_start_(out.size()) {}
-  void add(std::string_view token) { unit() += token; }
+  MovetextLines(Text& out, std::size_t width) : out_(out), width_(width), line_start_(out.size()) {}
+  void add(std::string_view token) { unit().append(token); }
   // Starts the next unit and returns the output for the caller to append it to.
-  std::string& unit() {
+  Text& unit() {
     if (has_pending_) place();
-    if (!line_empty()) out_ += ' ';
+    if (!line_empty()) out_.append(' ');
     unit_start_ = out_.size();
-    if (opens_) out_.append(opens_, '(');
-    opens_ = 0;
+    for (; opens_ > 0; --opens_) out_.append('(');
+    text_start_ = out_.size();
     has_pending_ = true;
     pending_width_ = Unmeasured;
     return out_;
   }
-  // The same for a unit whose width is known.
-  void unit(std::string_view text, std::size_t width) {
-    unit().append(text);
-    pending_width_ = out_.size() - text.size() - unit_start_ + width;  // with its "("
-  }
+  // The unit's text (after its "(") is `width` characters wide: no need to count them.
+  void set_width(std::size_t width) { pending_width_ = text_start_ - unit_start_ + width; }
   void open_paren() { ++opens_; }
   void close_paren() {
     if (!has_pending_) add("");
-    out_ += ')';
+    out_.append(')');
     if (pending_width_ != Unmeasured) ++pending_width_;
   }
   void end_line() {  // after a ; comment, which runs to the end of the line
@@ -89,8 +108,7 @@ class MovetextLines {
   // The current line is the tail of out_ from line_start_.
   bool line_empty() const { return out_.size() == line_start_; }
   void place() {
-    std::string_view unit = std::string_view(out_).substr(unit_start_);
-    std::size_t w = pending_width_ != Unmeasured ? pending_width_ : width_of(unit);
+    std::size_t w = pending_width_ != Unmeasured ? pending_width_ : width_of(out_.view(unit_start_));
     bool after_space = unit_start_ != line_start_;
     if (after_space && line_width_ + 1 + w > width_) {
       out_[unit_start_ - 1] = '\n';
@@ -99,27 +117,29 @@ class MovetextLines {
     } else {
       line_width_ += after_space + w;
     }
-    if (pending_may_break_ && unit.find('\n') != std::string_view::npos) {  // a comment holding a newline ends a line
-      line_start_ = out_.rfind('\n') + 1;
-      line_width_ = width_of(std::string_view(out_).substr(line_start_));
+    if (pending_may_break_ && out_.view(unit_start_).find('\n') != std::string_view::npos) {
+      // a comment holding a newline ends a line
+      line_start_ = out_.view(0).rfind('\n') + 1;
+      line_width_ = width_of(out_.view(line_start_));
     }
     if (pending_ends_line_) end_current_line();
     has_pending_ = pending_ends_line_ = pending_may_break_ = false;
   }
   void end_current_line() {
     if (line_empty()) return;
-    out_ += '\n';
+    out_.append('\n');
     line_start_ = out_.size();
     line_width_ = 0;
   }
-  std::string& out_;
+  static constexpr std::size_t Unmeasured = std::size_t(-1);
+  Text& out_;
   std::size_t width_;
   std::size_t line_start_;
-  std::size_t line_width_ = 0;  // of the current line, in characters, up to the pending unit
+  std::size_t line_width_ = 0;  // of the current line, in characters, before the pending unit
   std::size_t unit_start_ = 0;  // of the pending unit, which is the tail of out_
-  std::size_t opens_ = 0;       // "(" waiting for the next unit
-  static constexpr std::size_t Unmeasured = std::size_t(-1);
+  std::size_t text_start_ = 0;  // of its text, after its "("
   std::size_t pending_width_ = Unmeasured;
+  std::size_t opens_ = 0;  // "(" waiting for the next unit
   bool has_pending_ = false, pending_ends_line_ = false, pending_may_break_ = false;
 };
 
@@ -137,8 +157,8 @@ class Writer {
  public:
   // Without `board`, moves are written from their recorded shapes; with it (for games
   // whose moves lack them, decoded from the database) from the board, replaying.
-  Writer(std::string& out, const WriterOptions& o, const Position* board)
-      : o_(o), notation_(o.notation ? *o.notation : english()), lines_(out, o.line_width) {
+  Writer(Text& out, const WriterOptions& o, const Position* board)
+      : words_(move_words(o.notation ? *o.notation : english(), o.style)), lines_(out, o.line_width) {
     if (board) board_ = *board;
   }
 
@@ -165,22 +185,21 @@ class Writer {
 
   void comment(const std::string& text) {
     // A comment holding '}' cannot stand in braces; a ; comment keeps it whole when it
-    // has no newline. (Built with += : GCC 12 warns falsely on assign().append().)
+    // has no newline.
     bool braces = text.find('}') == std::string::npos;
-    std::string& t = lines_.unit();
-    t += braces ? '{' : ';';
-    t += text;
-    if (braces) t += '}';
+    Text& t = lines_.unit();
+    t.append(braces ? '{' : ';');
+    t.append(text);
+    if (braces) t.append('}');
     if (!braces) lines_.end_line();
     lines_.may_break();
     need_number_ = true;
   }
 
   // The move number that goes before a move, kept on one line with it.
-  void number(MoveText& t, Place at, bool force) {
-    if (at.side == Black && !force) return;
-    t.end = std::to_chars(t.end, t.end + 12, at.fullmove).ptr;
-    t.end = at.side == White ? std::copy_n(". ", 2, t.end) : std::copy_n("... ", 4, t.end);
+  static char* number(char* p, Place at) {
+    p = std::to_chars(p, p + 11, at.fullmove).ptr;
+    return at.side == White ? std::copy_n(". ", 2, p) : std::copy_n("... ", 4, p);
   }
 
   // Writes a line of moves from `at`; unreplayed moves keep their text. The board is
@@ -207,14 +226,21 @@ class Writer {
   }
 
   void write_move(const MoveNode& node, Place& at, bool replaying) {
-    MoveText t;
-    number(t, at, need_number_);
+    Text& out = lines_.unit();
+    // Zeroed room for the number, the move and the round-up to a word, for its width.
+    constexpr std::size_t Room = 16 + MaxMoveBytes + 8;
+    char* start = out.room(Room);
+    std::memset(start, 0, Room);
+    char* end = at.side == White || need_number_ ? number(start, at) : start;
     need_number_ = false;
     if (replaying) {
-      t.end = put_move(t.end, node.move, shape_of(node), notation_, o_.style);
-      lines_.unit(t.view(), t.width());
+      end = put_move(end, node.move, shape_of(node), words_);
+      out.commit(end);
+      std::size_t bytes = std::size_t(end - start);
+      lines_.set_width(bytes - continuations(start, (bytes + 7) / 8));
     } else {
-      lines_.unit().append(t.view()) += node.token();
+      out.commit(end);
+      out.append(node.token());
       lines_.may_break();
       if (board_) board_->play(Move::null());  // after an unreplayed token only the move count moves on
     }
@@ -237,7 +263,7 @@ class Writer {
   void annotations(const Annotations& a, Place before, const std::optional<Position>& board_before) {
     for (auto nag : a.nags) {
       char text[4] = {'$'};
-      lines_.unit().append(text, std::to_chars(text + 1, text + 4, nag).ptr);
+      lines_.add(std::string_view(text, std::to_chars(text + 1, text + 4, nag).ptr));
     }
     for (const auto& c : a.comments) comment(c);
     for (const auto& v : a.variations) {
@@ -252,31 +278,31 @@ class Writer {
     }
   }
 
-  const WriterOptions& o_;
-  const Notation& notation_;
+  const SanWords words_;
   MovetextLines lines_;
-  std::optional<Position> board_;   // the position, when moves lack shapes
+  std::optional<Position> board_;  // the position, when moves lack shapes
   bool need_number_ = true;
   bool lacks_shape_ = false;
 };
 
 // Appends the value escaped for a PGN string: \ and " get a backslash.
-void append_escaped(std::string& out, std::string_view value) {
+void append_escaped(Text& out, std::string_view value) {
   for (std::size_t i = 0; i < value.size(); ++i)
     if (value[i] == '\\' || value[i] == '"') {
-      out.append(value.data(), i) += '\\';
-      value.remove_prefix(i);  // the sign itself starts the rest
+      out.append(value.substr(0, i));
+      out.append('\\');
+      value.remove_prefix(i);  // the sign itself starts the rest, and is passed over
       i = 0;
     }
-  out += value;
+  out.append(value);
 }
 
-void append_tag(std::string& out, std::string_view name, std::string_view value) {
-  out += '[';
-  out += name;
-  out += " \"";
+void append_tag(Text& out, std::string_view name, std::string_view value) {
+  out.append('[');
+  out.append(name);
+  out.append(" \"");
   append_escaped(out, value);
-  out += "\"]\n";
+  out.append("\"]\n");
 }
 
 int roster_index(std::string_view name) {
@@ -285,7 +311,7 @@ int roster_index(std::string_view name) {
   return -1;
 }
 
-void append_tags(std::string& out, const GameRecord& rec) {
+void append_tags(Text& out, const GameRecord& rec) {
   // The first tag of each roster name goes first, in roster order; the others follow as they came.
   std::array<const std::string*, Roster.size()> first{};
   for (const auto& [k, v] : rec.tags)
@@ -309,23 +335,22 @@ std::size_t expected_size(const GameRecord& rec) {
 }  // namespace
 
 std::string escape_tag_value(std::string_view value) {
-  std::string s;
-  append_escaped(s, value);
-  return s;
+  Text out(value.size());
+  append_escaped(out, value);
+  return std::move(out).take();
 }
 
 std::string write_pgn(const GameRecord& rec, const WriterOptions& options) {
-  std::string out;
-  out.reserve(expected_size(rec));
+  Text out(expected_size(rec));
   append_tags(out, rec);
-  out += '\n';
+  out.append('\n');
   std::size_t movetext = out.size();
   if (!Writer(out, options, nullptr).movetext(rec)) {
-    out.resize(movetext);
+    out.truncate(movetext);
     Writer(out, options, &rec.start_position).movetext(rec);
   }
-  out += '\n';
-  return out;
+  out.append('\n');
+  return std::move(out).take();
 }
 
 }  // namespace qipu::game
