@@ -285,24 +285,23 @@ class Writer {
   bool lacks_shape_ = false;
 };
 
-// Appends the value escaped for a PGN string: \ and " get a backslash.
-void append_escaped(Text& out, std::string_view value) {
-  for (std::size_t i = 0; i < value.size(); ++i)
-    if (value[i] == '\\' || value[i] == '"') {
-      out.append(value.substr(0, i));
-      out.append('\\');
-      value.remove_prefix(i);  // the sign itself starts the rest, and is passed over
-      i = 0;
-    }
-  out.append(value);
+// Writes the value at p escaped for a PGN string (\ and " get a backslash); p needs
+// room for twice its size.
+char* put_escaped(char* p, std::string_view value) {
+  for (char c : value) {
+    if (c == '\\' || c == '"') *p++ = '\\';
+    *p++ = c;
+  }
+  return p;
 }
 
 void append_tag(Text& out, std::string_view name, std::string_view value) {
-  out.append('[');
-  out.append(name);
-  out.append(" \"");
-  append_escaped(out, value);
-  out.append("\"]\n");
+  char* p = out.room(name.size() + 2 * value.size() + 6);
+  *p++ = '[';
+  p = std::copy(name.begin(), name.end(), p);
+  p = std::copy_n(" \"", 2, p);
+  p = put_escaped(p, value);
+  out.commit(std::copy_n("\"]\n", 3, p));
 }
 
 int roster_index(std::string_view name) {
@@ -335,8 +334,8 @@ std::size_t expected_size(const GameRecord& rec) {
 }  // namespace
 
 std::string escape_tag_value(std::string_view value) {
-  Text out(value.size());
-  append_escaped(out, value);
+  Text out(2 * value.size());
+  out.commit(put_escaped(out.room(0), value));
   return std::move(out).take();
 }
 
