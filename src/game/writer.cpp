@@ -90,7 +90,8 @@ class MovetextLines {
   void set_width(std::size_t width) { pending_width_ = text_start_ - unit_start_ + width; }
   void open_paren() { ++opens_; }
   void close_paren() {
-    if (!has_pending_) add("");
+    // After a ; comment the line ends first: on its line the ")" would be comment text.
+    if (!has_pending_ || pending_ends_line_) add("");
     out_.append(')');
     if (pending_width_ != Unmeasured) ++pending_width_;
   }
