@@ -45,6 +45,7 @@ class Text {
   }
   void commit(const char* end) { size_ = std::size_t(end - s_.data()); }
   void append(std::string_view v) {
+    if (v.empty()) return;  // its data may be null, which memcpy must not get
     std::memcpy(room(v.size()), v.data(), v.size());
     size_ += v.size();
   }
