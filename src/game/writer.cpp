@@ -96,6 +96,12 @@ class MovetextLines {
     out_.append(')');
     if (pending_width_ != Unmeasured) ++pending_width_;
   }
+  // Keeps the unit's text written up to `end`; more may be appended, measured when placed.
+  Text& keep(const char* end) {
+    out_.commit(end);
+    pending_width_ = Unmeasured;
+    return out_;
+  }
   void end_line() {  // after a ; comment, which runs to the end of the line
     if (has_pending_) pending_ends_line_ = true;
   }
@@ -241,12 +247,17 @@ class Writer {
       std::size_t bytes = std::size_t(end - start);
       lines_.set_width(bytes - continuations(start, (bytes + 7) / 8));
     } else {
-      out.commit(end);
-      out.append(node.token());
-      lines_.may_break();
-      if (board_) board_->play(Move::null());  // after an unreplayed token only the move count moves on
+      write_token(end, node);
     }
     at.advance();
+  }
+
+  // An unreplayed move's text as it was, after its number (which ends at `end`). Out of
+  // line: inlined, it kept write_move, the hot path, from being inlined itself.
+  [[gnu::noinline]] void write_token(const char* end, const MoveNode& node) {
+    lines_.keep(end).append(node.token());
+    lines_.may_break();
+    if (board_) board_->play(Move::null());  // after an unreplayed token only the move count moves on
   }
 
   // The node's shape, or (for a game without shapes) the one found on the board,
