@@ -938,6 +938,21 @@ TEST_CASE("replay: a variation with no move gives its comment to the move before
   CHECK(game::write_pgn(back[0]) == written);
 }
 
+// A comment holding "}" is written as a ; comment, which runs to the end of the line;
+// at the end of a variation the ")" used to be written after it, inside the comment.
+TEST_CASE("writer: a ; comment ending a variation leaves its \")\" to the next line", "[game]") {
+  GameRecord g = one("1. e4 (1. d4 ; a } b\n) e5 *");
+  std::string written = game::write_pgn(g);
+  CHECK(written.find("\n\n1. e4 (1. d4 ; a } b\n) 1... e5 *\n") != std::string::npos);
+  auto back = replay(written);
+  REQUIRE(back.size() == 1);
+  CHECK(back[0].valid());
+  REQUIRE(back[0].mainline.size() == 2);
+  REQUIRE(back[0].mainline[0].notes != nullptr);
+  CHECK(back[0].mainline[0].notes->variations.size() == 1);
+  CHECK(game::write_pgn(back[0]) == written);
+}
+
 namespace {
 void forget_shapes(game::Line& line) {
   for (auto& node : line) {

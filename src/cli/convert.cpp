@@ -124,22 +124,48 @@ std::string to_uci_line(const game::GameRecord& rec) {
   return out + "\n";
 }
 
+// Collects the output and writes it a megabyte at a time: through the streams' 4 KiB
+// buffers every few games cost a system call.
+class BlockWriter {
+ public:
+  explicit BlockWriter(std::ostream& out) : out_(out) {}
+  BlockWriter(const BlockWriter&) = delete;
+  BlockWriter& operator=(const BlockWriter&) = delete;
+  ~BlockWriter() { flush(); }
+  void add(std::string_view text) {
+    block_ += text;
+    if (block_.size() >= Size) flush();
+  }
+  void flush() {
+    out_.write(block_.data(), std::streamsize(block_.size()));
+    block_.clear();
+  }
+
+ private:
+  static constexpr std::size_t Size = std::size_t(1) << 20;
+  std::ostream& out_;
+  std::string block_;
+};
+
 void run_convert(const ConvertOptions& o) {
   Output output;
   if (!output.open(o.output, "convert")) return;
-  std::ostream& out = output.stream();
+  BlockWriter out(output.stream());
   bool any_invalid = false, io_failed = false, first_game = true;
   const Notation* notation = find_notation(o.to);
   bool pgn = notation != nullptr;
   game::WriterOptions writer = pgn ? writer_options(*notation, o.style) : game::WriterOptions{};
   game::PipelineCallbacks cb;
-  // Writing a game costs as much as replaying it, so it happens on the workers.
+  // Games are written on the workers, beside their replay.
   cb.prepare = [&](game::GameRecord& rec) {
     if (o.skip_invalid && !rec.valid()) return;
     if (pgn) rec.output = game::write_pgn(rec, writer);
     else if (o.to == "json") rec.output = to_json(rec);
     else if (o.to == "uci") rec.output = to_uci_line(rec);
     else rec.output = to_fen_lines(rec);
+    // Only the text and the diagnostics are needed from here on: the move tree is freed
+    // on the worker that built it (as check does), which is cheaper than on the reader.
+    game::Line().swap(rec.mainline);
   };
   cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
     for (const auto& d : rec.diagnostics)
@@ -148,8 +174,8 @@ void run_convert(const ConvertOptions& o) {
       any_invalid = true;
       if (o.skip_invalid) return;
     }
-    if (o.to == "fen" && !first_game) out << "\n";
-    out << rec.output;
+    if (o.to == "fen" && !first_game) out.add("\n");
+    out.add(rec.output);
     first_game = false;
   };
   cb.input_done = [&](const game::InputReport& in) {

@@ -14,43 +14,99 @@ namespace {
 constexpr std::array<std::string_view, 7> Roster = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
 constexpr std::array<std::string_view, 7> RosterDefaults = {"?", "?", "????.??.??", "?", "?", "?", "*"};
 
-// Characters, not bytes: a Chinese piece word is one character wide. Counts the UTF-8
-// continuation bytes (10xxxxxx) eight at a time.
-std::size_t width_of(std::string_view s) {
+// UTF-8 continuation bytes (10xxxxxx) in the `words` 8-byte words at p.
+std::size_t continuations(const char* p, std::size_t words) {
   constexpr std::uint64_t kHigh = 0x8080808080808080ull;
-  std::size_t n = s.size(), i = 0, continuations = 0;
-  for (; i + 8 <= n; i += 8) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < words; ++i) {
     std::uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    continuations += std::size_t(std::popcount(w & kHigh & ~(w << 1)));
+    std::memcpy(&w, p + 8 * i, 8);
+    n += std::size_t(std::popcount(w & kHigh & ~(w << 1)));
   }
-  for (; i < n; ++i) continuations += (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80;
-  return n - continuations;
+  return n;
 }
+
+// Characters, not bytes: a Chinese piece word is one character wide.
+std::size_t width_of(std::string_view s) {
+  std::size_t whole = s.size() / 8, n = continuations(s.data(), whole);
+  for (std::size_t i = 8 * whole; i < s.size(); ++i) n += (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80;
+  return s.size() - n;
+}
+
+// The text being written, through pointers: the string is kept longer than the text, the
+// rest being room to write in (std::string would check and copy at every small append).
+class Text {
+ public:
+  explicit Text(std::size_t room) { s_.resize(room); }
+  // Room for n bytes at the end of the text; what is written there is kept by commit().
+  char* room(std::size_t n) {
+    if (s_.size() - size_ < n) s_.resize(std::max(2 * s_.size(), size_ + n));
+    return s_.data() + size_;
+  }
+  void commit(const char* end) { size_ = std::size_t(end - s_.data()); }
+  void append(std::string_view v) {
+    if (v.empty()) return;  // its data may be null, which memcpy must not get
+    std::memcpy(room(v.size()), v.data(), v.size());
+    size_ += v.size();
+  }
+  void append(char c) {
+    *room(1) = c;
+    ++size_;
+  }
+  [[nodiscard]] std::size_t size() const { return size_; }
+  void truncate(std::size_t size) { size_ = size; }
+  char& operator[](std::size_t i) { return s_[i]; }
+  [[nodiscard]] std::string_view view(std::size_t from) const { return {s_.data() + from, size_ - from}; }
+  std::string take() && {
+    s_.resize(size_);
+    return std::move(s_);
+  }
+
+ private:
+  std::string s_;
+  std::size_t size_ = 0;
+};
 
 // Fills lines greedily with movetext units, appending to `out`. Units are never split,
 // so comments keep their text exactly; "(" sticks to the unit after it and ")" to the
-// one before, which is why the last unit waits in `pending_` until the next one comes.
+// one before. Each unit is written in place after a space; when it is placed (once the
+// next unit starts, since a ")" may still join it) and does not fit, that space becomes
+// the line break.
 class MovetextLines {
  public:
-  MovetextLines(std::string& out, std::size_t width) : out_(out), width_(width), line_start_(out.size()) {}
-  void add(std::string_view token) { unit() += token; }
-  // Starts the next unit and returns it for the caller to write into.
-  std::string& unit() {
+  MovetextLines(Text& out, std::size_t width) : out_(out), width_(width), line_start_(out.size()) {}
+  void add(std::string_view token) { unit().append(token); }
+  // Starts the next unit and returns the output for the caller to append it to.
+  Text& unit() {
     if (has_pending_) place();
-    pending_.assign(open_);
+    if (!line_empty()) out_.append(' ');
+    unit_start_ = out_.size();
+    for (; opens_ > 0; --opens_) out_.append('(');
+    text_start_ = out_.size();
     has_pending_ = true;
-    open_.clear();
-    return pending_;
+    pending_width_ = Unmeasured;
+    return out_;
   }
-  void open_paren() { open_ += '('; }
+  // The unit's text (after its "(") is `width` characters wide: no need to count them.
+  void set_width(std::size_t width) { pending_width_ = text_start_ - unit_start_ + width; }
+  void open_paren() { ++opens_; }
   void close_paren() {
-    if (!has_pending_) add("");
-    pending_ += ')';
+    // After a ; comment the line ends first: on its line the ")" would be comment text.
+    if (!has_pending_ || pending_ends_line_) add("");
+    out_.append(')');
+    if (pending_width_ != Unmeasured) ++pending_width_;
+  }
+  // Keeps the unit's text written up to `end`; more may be appended, measured when placed.
+  Text& keep(const char* end) {
+    out_.commit(end);
+    pending_width_ = Unmeasured;
+    return out_;
   }
   void end_line() {  // after a ; comment, which runs to the end of the line
     if (has_pending_) pending_ends_line_ = true;
   }
+  // The unit being written may hold a newline (a comment's text).
+  void may_break() { pending_may_break_ = true; }
   void finish() {
     if (has_pending_) place();
     end_current_line();
@@ -60,66 +116,68 @@ class MovetextLines {
   // The current line is the tail of out_ from line_start_.
   bool line_empty() const { return out_.size() == line_start_; }
   void place() {
-    std::size_t w = width_of(pending_);
-    if (!line_empty() && line_width_ + 1 + w > width_) end_current_line();
-    if (!line_empty()) out_ += ' ', ++line_width_;
-    out_ += pending_;
-    line_width_ += w;
-    if (pending_.find('\n') != std::string::npos) {  // a comment holding a newline ends a line
-      line_start_ = out_.rfind('\n') + 1;
-      line_width_ = width_of(std::string_view(out_).substr(line_start_));
+    std::size_t w = pending_width_ != Unmeasured ? pending_width_ : width_of(out_.view(unit_start_));
+    bool after_space = unit_start_ != line_start_;
+    if (after_space && line_width_ + 1 + w > width_) {
+      out_[unit_start_ - 1] = '\n';
+      line_start_ = unit_start_;
+      line_width_ = w;
+    } else {
+      line_width_ += after_space + w;
+    }
+    if (pending_may_break_ && out_.view(unit_start_).find('\n') != std::string_view::npos) {
+      // a comment holding a newline ends a line
+      line_start_ = out_.view(0).rfind('\n') + 1;
+      line_width_ = width_of(out_.view(line_start_));
     }
     if (pending_ends_line_) end_current_line();
-    has_pending_ = pending_ends_line_ = false;
+    has_pending_ = pending_ends_line_ = pending_may_break_ = false;
   }
   void end_current_line() {
     if (line_empty()) return;
-    out_ += '\n';
+    out_.append('\n');
     line_start_ = out_.size();
     line_width_ = 0;
   }
-  std::string& out_;
+  static constexpr std::size_t Unmeasured = std::size_t(-1);
+  Text& out_;
   std::size_t width_;
   std::size_t line_start_;
-  std::size_t line_width_ = 0;  // of the current line, in characters
-  std::string open_, pending_;
-  bool has_pending_ = false, pending_ends_line_ = false;
+  std::size_t line_width_ = 0;  // of the current line, in characters, before the pending unit
+  std::size_t unit_start_ = 0;  // of the pending unit, which is the tail of out_
+  std::size_t text_start_ = 0;  // of its text, after its "("
+  std::size_t pending_width_ = Unmeasured;
+  std::size_t opens_ = 0;  // "(" waiting for the next unit
+  bool has_pending_ = false, pending_ends_line_ = false, pending_may_break_ = false;
 };
-
-// Does any replayed move of the line, or of its variations, lack its SAN shape?
-bool lacks_shapes(const Line& line) {
-  for (const MoveNode& node : line) {
-    if (!node.move.is_none() && !node.move.is_null() && !node.shape.known()) return true;
-    if (node.notes)
-      for (const Line& v : node.notes->variations)
-        if (lacks_shapes(v)) return true;
-  }
-  return false;
-}
 
 // The game's result as movetext can hold it: the movetext's own, else the Result tag's
 // when it is one of the four results, else "*".
-std::string movetext_result(const GameRecord& rec) {
+std::string_view movetext_result(const GameRecord& rec) {
   if (!rec.result.empty()) return rec.result;
   std::string_view tag = rec.tag("Result");
   for (std::string_view r : {"1-0", "0-1", "1/2-1/2", "*"})
-    if (tag == r) return std::string(r);
+    if (tag == r) return r;
   return "*";
 }
 
 class Writer {
  public:
-  Writer(std::string& out, const WriterOptions& o)
-      : o_(o), notation_(o.notation ? *o.notation : english()), lines_(out, o.line_width) {}
+  // Without `board`, moves are written from their recorded shapes; with it (for games
+  // whose moves lack them, decoded from the database) from the board, replaying.
+  Writer(Text& out, const WriterOptions& o, const Position* board)
+      : words_(move_words(o.notation ? *o.notation : english(), o.style)), lines_(out, o.line_width) {
+    if (board) board_ = *board;
+  }
 
-  void movetext(const GameRecord& rec) {
+  // False, having written rubbish, when a replayed move lacks its shape and there is no board.
+  bool movetext(const GameRecord& rec) {
     for (const auto& c : rec.final_comments) comment(c);
-    // Replayed games carry each move's shape; others (decoded from the database) are
-    // replayed here to find it.
-    if (lacks_shapes(rec.mainline)) board_ = rec.start_position;
     line(Place{rec.start_position.fullmove_number(), rec.start_position.side_to_move()}, rec.mainline);
     lines_.add(movetext_result(rec));
+    lines_.may_break();
     lines_.finish();
+    return !lacks_shape_;
   }
 
  private:
@@ -135,22 +193,21 @@ class Writer {
 
   void comment(const std::string& text) {
     // A comment holding '}' cannot stand in braces; a ; comment keeps it whole when it
-    // has no newline. (Built with += : GCC 12 warns falsely on assign().append().)
+    // has no newline.
     bool braces = text.find('}') == std::string::npos;
-    std::string& t = lines_.unit();
-    t += braces ? '{' : ';';
-    t += text;
-    if (braces) t += '}';
+    Text& t = lines_.unit();
+    t.append(braces ? '{' : ';');
+    t.append(text);
+    if (braces) t.append('}');
     if (!braces) lines_.end_line();
+    lines_.may_break();
     need_number_ = true;
   }
 
   // The move number that goes before a move, kept on one line with it.
-  void number(std::string& t, Place at, bool force) {
-    if (at.side == Black && !force) return;
-    char digits[16];
-    t.append(digits, std::to_chars(digits, digits + sizeof digits, at.fullmove).ptr);
-    t += at.side == White ? ". " : "... ";
+  static char* number(char* p, Place at) {
+    p = std::to_chars(p, p + 11, at.fullmove).ptr;
+    return at.side == White ? std::copy_n(". ", 2, p) : std::copy_n("... ", 4, p);
   }
 
   // Writes a line of moves from `at`; unreplayed moves keep their text. The board is
@@ -159,6 +216,7 @@ class Writer {
     need_number_ = true;
     bool replaying = true;
     for (const MoveNode& node : moves) {
+      if (lacks_shape_) return;  // the game is written again with a board
       const Annotations* a = node.notes.get();
       if (a)
         for (const auto& c : a->pre_comments) comment(c);
@@ -176,22 +234,39 @@ class Writer {
   }
 
   void write_move(const MoveNode& node, Place& at, bool replaying) {
-    std::string& t = lines_.unit();
-    number(t, at, need_number_);
+    Text& out = lines_.unit();
+    // Zeroed room for the number, the move and the round-up to a word, for its width.
+    constexpr std::size_t Room = 16 + MaxMoveBytes + 8;
+    char* start = out.room(Room);
+    std::memset(start, 0, Room);
+    char* end = at.side == White || need_number_ ? number(start, at) : start;
     need_number_ = false;
     if (replaying) {
-      append_move(t, node.move, shape_of(node), notation_, o_.style);
+      end = put_move(end, node.move, shape_of(node), words_);
+      out.commit(end);
+      std::size_t bytes = std::size_t(end - start);
+      lines_.set_width(bytes - continuations(start, (bytes + 7) / 8));
     } else {
-      t += node.token();
-      if (board_) board_->play(Move::null());  // after an unreplayed token only the move count moves on
+      write_token(end, node);
     }
     at.advance();
+  }
+
+  // An unreplayed move's text as it was, after its number (which ends at `end`). Out of
+  // line: inlined, it kept write_move, the hot path, from being inlined itself.
+  [[gnu::noinline]] void write_token(const char* end, const MoveNode& node) {
+    lines_.keep(end).append(node.token());
+    lines_.may_break();
+    if (board_) board_->play(Move::null());  // after an unreplayed token only the move count moves on
   }
 
   // The node's shape, or (for a game without shapes) the one found on the board,
   // which then plays the move.
   SanShape shape_of(const MoveNode& node) {
-    if (!board_) return node.shape;
+    if (!board_) {
+      lacks_shape_ |= !node.shape.known();
+      return node.shape;
+    }
     SanShape shape = san_shape(*board_, node.move);
     board_->play(node.move);
     shape.suffix = check_suffix(*board_);
@@ -200,9 +275,8 @@ class Writer {
 
   void annotations(const Annotations& a, Place before, const std::optional<Position>& board_before) {
     for (auto nag : a.nags) {
-      std::string& t = lines_.unit();
-      t += '$';
-      t += std::to_string(nag);
+      char text[4] = {'$'};
+      lines_.add(std::string_view(text, std::to_chars(text + 1, text + 4, nag).ptr));
     }
     for (const auto& c : a.comments) comment(c);
     for (const auto& v : a.variations) {
@@ -217,55 +291,78 @@ class Writer {
     }
   }
 
-  const WriterOptions& o_;
-  const Notation& notation_;
+  const SanWords words_;
   MovetextLines lines_;
-  std::optional<Position> board_;   // the position, when moves lack shapes
+  std::optional<Position> board_;  // the position, when moves lack shapes
   bool need_number_ = true;
+  bool lacks_shape_ = false;
 };
 
-void append_tag(std::string& out, std::string_view name, std::string_view value) {
-  out += '[';
-  out += name;
-  out += " \"";
-  out += escape_tag_value(value);
-  out += "\"]\n";
+// Writes the value at p escaped for a PGN string (\ and " get a backslash); p needs
+// room for twice its size.
+char* put_escaped(char* p, std::string_view value) {
+  for (char c : value) {
+    if (c == '\\' || c == '"') *p++ = '\\';
+    *p++ = c;
+  }
+  return p;
+}
+
+void append_tag(Text& out, std::string_view name, std::string_view value) {
+  char* p = out.room(name.size() + 2 * value.size() + 6);
+  *p++ = '[';
+  p = std::copy(name.begin(), name.end(), p);
+  p = std::copy_n(" \"", 2, p);
+  p = put_escaped(p, value);
+  out.commit(std::copy_n("\"]\n", 3, p));
+}
+
+int roster_index(std::string_view name) {
+  for (std::size_t i = 0; i < Roster.size(); ++i)
+    if (name == Roster[i]) return int(i);
+  return -1;
+}
+
+void append_tags(Text& out, const GameRecord& rec) {
+  // The first tag of each roster name goes first, in roster order; the others follow as they came.
+  std::array<const std::string*, Roster.size()> first{};
+  for (const auto& [k, v] : rec.tags)
+    if (int r = roster_index(k); r >= 0 && !first[std::size_t(r)]) first[std::size_t(r)] = &v;
+  for (std::size_t r = 0; r < Roster.size(); ++r) {
+    std::string_view v = first[r] ? std::string_view(*first[r]) : RosterDefaults[r];
+    if (!first[r] && Roster[r] == "Result" && !rec.result.empty()) v = rec.result;
+    append_tag(out, Roster[r], v);
+  }
+  for (const auto& [k, v] : rec.tags)
+    if (int r = roster_index(k); r < 0 || first[std::size_t(r)] != &v) append_tag(out, k, v);
+}
+
+// Room for a game of plain moves, so that the text is seldom copied as it grows.
+std::size_t expected_size(const GameRecord& rec) {
+  std::size_t n = 200;
+  for (const auto& [k, v] : rec.tags) n += k.size() + v.size() + 6;
+  return n + 12 * rec.mainline.size();
 }
 
 }  // namespace
 
 std::string escape_tag_value(std::string_view value) {
-  std::string s;
-  s.reserve(value.size());
-  for (char c : value) {
-    if (c == '\\' || c == '"') s += '\\';
-    s += c;
-  }
-  return s;
+  Text out(2 * value.size());
+  out.commit(put_escaped(out.room(0), value));
+  return std::move(out).take();
 }
 
 std::string write_pgn(const GameRecord& rec, const WriterOptions& options) {
-  std::string out;
-  for (std::size_t i = 0; i < Roster.size(); ++i) {
-    std::string_view v = rec.tag(Roster[i]);
-    bool present = false;
-    for (const auto& [k, val] : rec.tags) present |= k == Roster[i];
-    if (!present && Roster[i] == "Result" && !rec.result.empty()) v = rec.result;
-    append_tag(out, Roster[i], present || !v.empty() ? v : RosterDefaults[i]);
+  Text out(expected_size(rec));
+  append_tags(out, rec);
+  out.append('\n');
+  std::size_t movetext = out.size();
+  if (!Writer(out, options, nullptr).movetext(rec)) {
+    out.truncate(movetext);
+    Writer(out, options, &rec.start_position).movetext(rec);
   }
-  bool first_roster_seen[7] = {};
-  for (const auto& [k, v] : rec.tags) {
-    auto it = std::find(Roster.begin(), Roster.end(), k);
-    if (it != Roster.end() && !first_roster_seen[it - Roster.begin()]) {
-      first_roster_seen[it - Roster.begin()] = true;  // written above
-      continue;
-    }
-    append_tag(out, k, v);
-  }
-  out += '\n';
-  Writer(out, options).movetext(rec);
-  out += '\n';
-  return out;
+  out.append('\n');
+  return std::move(out).take();
 }
 
 }  // namespace qipu::game

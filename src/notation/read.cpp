@@ -229,13 +229,22 @@ std::string write_move(const Position& pos, Move m, const Notation& notation, co
   return text;
 }
 
+SanWords move_words(const Notation& notation, const WriteStyle& style) {
+  SanWords words(notation.names, style.spaced);
+  words.castle_short = SanWords::Word(castling_text(false, notation, style));
+  words.castle_long = SanWords::Word(castling_text(true, notation, style));
+  return words;
+}
+
 void append_move(std::string& out, Move m, const SanShape& shape, const Notation& notation, const WriteStyle& style) {
-  if (m.kind() == MoveKind::Castling && !m.is_null()) {
-    out += castling_text(m.to() < m.from(), notation, style);
-  } else {
-    append_san_body(out, m, shape, notation.names, style.spaced);
-  }
-  if (shape.suffix != San::Suffix::None) out += shape.suffix == San::Suffix::Check ? '+' : '#';
+  char text[MaxMoveBytes];
+  out.append(text, put_move(text, m, shape, move_words(notation, style)));
+}
+
+char* put_move(char* p, Move m, const SanShape& shape, const SanWords& words) {
+  p = put_san_body(p, m, shape, words);
+  if (shape.suffix != San::Suffix::None) *p++ = shape.suffix == San::Suffix::Check ? '+' : '#';
+  return p;
 }
 
 }  // namespace qipu

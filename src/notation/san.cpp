@@ -1,6 +1,8 @@
 #include "qipu/notation/san.hpp"
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 #include "qipu/board/movegen.hpp"
 
@@ -393,28 +395,44 @@ San::Suffix check_suffix(const Position& after) {
   return has_legal_move(after) ? San::Suffix::Check : San::Suffix::Mate;
 }
 
-void append_san_body(std::string& out, Move m, const SanShape& shape, const PieceNames& names, bool spaced) {
-  if (m.is_null()) {
-    out += "--";
-    return;
-  }
-  if (m.kind() == MoveKind::Castling) {
-    out += m.to() > m.from() ? names.castle_short : names.castle_long;
-    return;
-  }
+SanWords::Word::Word(std::string_view w) : size(std::min(w.size(), MaxWordBytes)) { w.copy(bytes, size); }
+
+SanWords::SanWords(const PieceNames& names, bool spaced)
+    : castle_short(names.castle_short), castle_long(names.castle_long), spaced(spaced) {
+  for (int p = 0; p < 7; ++p) pieces[p] = Word(names.pieces[p]);
+}
+
+namespace {
+
+// Copies the word's whole array, so the copy is a fixed-size one.
+char* put_word(char* p, const SanWords::Word& w) {
+  std::memcpy(p, w.bytes, MaxWordBytes);
+  return p + w.size;
+}
+
+}  // namespace
+
+char* put_san_body(char* p, Move m, const SanShape& shape, const SanWords& words) {
+  if (m.is_null()) return std::copy_n("--", 2, p);
+  if (m.kind() == MoveKind::Castling) return put_word(p, m.to() > m.from() ? words.castle_short : words.castle_long);
   Square from = m.from(), to = m.to();
-  out += names.pieces[shape.piece];
-  char rest[8];  // [space][file][rank][x]square[=], appended at once
-  char* p = rest;
-  if (spaced && shape.piece != Pawn) *p++ = ' ';
+  p = put_word(p, words.pieces[shape.piece]);
+  if (words.spaced && shape.piece != Pawn) *p++ = ' ';
   if (shape.from_file) *p++ = char('a' + file_of(from));
   if (shape.from_rank) *p++ = char('1' + rank_of(from));
   if (shape.capture) *p++ = 'x';
   *p++ = char('a' + file_of(to));
   *p++ = char('1' + rank_of(to));
-  if (m.kind() == MoveKind::Promotion) *p++ = '=';
-  out.append(rest, p);
-  if (m.kind() == MoveKind::Promotion) out += names.pieces[m.promotion()];
+  if (m.kind() == MoveKind::Promotion) {
+    *p++ = '=';
+    p = put_word(p, words.pieces[m.promotion()]);
+  }
+  return p;
+}
+
+void append_san_body(std::string& out, Move m, const SanShape& shape, const PieceNames& names, bool spaced) {
+  char text[MaxMoveBytes];
+  out.append(text, put_san_body(text, m, shape, SanWords(names, spaced)));
 }
 
 std::string format_san_body(const Position& pos, Move m, const PieceNames& names) {

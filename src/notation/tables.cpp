@@ -2,6 +2,7 @@
 // rook, queen, king. Local letters follow the PGN standard's list (section 8.2.2 note)
 // and common usage; Russian uses Cyrillic words.
 #include <algorithm>
+#include <stdexcept>
 
 #include "qipu/notation/notation.hpp"
 
@@ -31,6 +32,9 @@ std::vector<Notation> build_tables() {
   t.push_back(letters("sv", "Swedish: K D T L S", "S", "L", "T", "D", "K", {"B"}));
   t.push_back(letters("pt", "Portuguese: R D T B C", "C", "B", "T", "D", "R", {"P"}));
   t.push_back(letters("hu", "Hungarian: K V B F H", "H", "F", "B", "V", "K", {"gy"}));
+  for (const auto& n : t)  // the writer has room for words this long only
+    for (auto w : n.names.pieces)
+      if (w.size() > MaxWordBytes) throw std::logic_error("piece word too long: " + std::string(w));
   return t;
 }
 

@@ -93,6 +93,26 @@ San::Suffix check_suffix(const Position& after);
 void append_san_body(std::string& out, Move m, const SanShape& shape, const PieceNames& names = english_names(),
                      bool spaced = false);
 
+// The words a move is written with, each in a fixed array that is copied whole: looked
+// up once for writing many moves. Words longer than MaxWordBytes are cut (the notation
+// tables are checked to have none).
+constexpr std::size_t MaxWordBytes = 16;
+struct SanWords {
+  struct Word {
+    char bytes[MaxWordBytes] = {};
+    std::size_t size = 0;
+    Word() = default;
+    explicit Word(std::string_view w);
+  };
+  Word pieces[7], castle_short, castle_long;
+  bool spaced = false;  // a space after the piece word
+  SanWords(const PieceNames& names, bool spaced);
+};
+// Room put_san_body and put_move need after p.
+constexpr std::size_t MaxMoveBytes = 3 * MaxWordBytes;
+// The SAN body written at p; returns the end.
+char* put_san_body(char* p, Move m, const SanShape& shape, const SanWords& words);
+
 // Canonical SAN of a legal move, with + or # (playing the move to find out).
 std::string format_san(const Position& pos, Move m, const PieceNames& names = english_names());
 // The SAN body without check suffix, for callers who know the check state already.
