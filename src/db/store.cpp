@@ -266,16 +266,22 @@ OtherTags split_other_tags(const game::GameRecord& rec) {
   return o;
 }
 
-template <class T>
-void bind_opt(Statement& st, int col, const std::optional<T>& v) {
+// The row's text is bound without a copy (Statement::bind_static): every view points
+// into the record or the encoded game, which outlive the insert.
+void bind_opt(Statement& st, int col, std::optional<std::int64_t> v) {
   if (v) st.bind(col, *v);
+  else st.bind_null(col);
+}
+
+void bind_opt(Statement& st, int col, std::optional<std::string_view> v) {
+  if (v) st.bind_static(col, *v);
   else st.bind_null(col);
 }
 
 void bind_nonempty(Statement& st, int col, std::string_view v, bool blob = false) {
   if (v.empty()) st.bind_null(col);
-  else if (blob) st.bind_blob(col, v.data(), v.size());
-  else st.bind(col, v);
+  else if (blob) st.bind_blob_static(col, v);
+  else st.bind_static(col, v);
 }
 
 }  // namespace
@@ -358,7 +364,7 @@ void Importer::begin() { tx_ = std::make_unique<Transaction>(db_); }
 
 std::int64_t Importer::intern(NameIds& cache, Statement& insert, std::string_view name) {
   if (auto it = cache.find(name); it != cache.end()) return it->second;
-  insert.bind(1, name).run();
+  insert.bind_static(1, name).run();
   std::int64_t id = db_.last_insert_id();
   cache.emplace(name, id);
   return id;
@@ -368,7 +374,7 @@ std::int64_t Importer::intern(NameIds& cache, Statement& insert, std::string_vie
 std::int64_t Importer::intern_opening(const std::string& name, const std::string& variation) {
   std::string key = name + OpeningSeparator + variation;
   if (auto it = openings_.find(key); it != openings_.end()) return it->second;
-  st_->add_opening.bind(1, name).bind(2, variation).run();
+  st_->add_opening.bind_static(1, name).bind_static(2, variation).run();
   std::int64_t id = db_.last_insert_id();
   openings_.emplace(key, id);
   return id;
@@ -419,7 +425,7 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
   else g.bind(15, intern(materials_, s.add_material, enc.material));
   g.bind(16, std::int64_t(rec.mainline.size()));
   g.bind(17, std::int64_t(rec.termination));
-  g.bind_blob(18, enc.moves.data(), enc.moves.size());
+  g.bind_blob_static(18, enc.moves);
   bind_nonempty(g, 19, enc.notes, true);
   bind_nonempty(g, 20, rec.result != rec.tag("Result") ? std::string_view(rec.result) : std::string_view());
   bind_nonempty(g, 21, other.layout);
@@ -428,7 +434,7 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
   g.run();
   std::int64_t id = db_.last_insert_id();
   for (auto [seq, i] : other.rows)
-    s.add_tag.bind(1, id).bind(2, seq).bind(3, rec.tags[i].first).bind(4, rec.tags[i].second).run();
+    s.add_tag.bind(1, id).bind(2, seq).bind_static(3, rec.tags[i].first).bind_static(4, rec.tags[i].second).run();
   if (opt_.position_index)
     for (std::size_t ply = 0; ply < enc.keys.size(); ++ply) index_.add(enc.keys[ply], id, int(ply));
   ++stats_.imported;
