@@ -196,10 +196,12 @@ TEST_CASE("db keeps the Date and empty Elo tags as written and stores a date tex
   pgn += "[WhiteElo \"\"]\n[BlackElo \"\"]\n\n1. c4 *\n\n";
   pgn += "[BlackElo \"\"]\n[WhiteElo \"2400\"]\n\n1. Nf3 *\n\n";
   pgn += "[WhiteElo \"\"]\n[WhiteElo \"\"]\n\n1. g3 *\n\n";
+  // An Elo with a leading zero would not come back as written from a number: a tag row.
+  pgn += "[WhiteElo \"0100\"]\n[BlackElo \"0\"]\n\n1. b3 *\n\n";
   fs::path file = fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-dates.pgn");
   std::ofstream(file) << pgn;
   auto games = read_games({file.string()});
-  REQUIRE(games.size() == dates.size() + 4);
+  REQUIRE(games.size() == dates.size() + 5);
   fs::path path = temp_db("dates");
   auto conn = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
   import_games(*conn, games, {});
@@ -220,7 +222,9 @@ TEST_CASE("db keeps the Date and empty Elo tags as written and stores a date tex
   }
   REQUIRE(st.step());
   CHECK(st.is_null(0));
-  CHECK(count_rows(*conn, "SELECT count(*) FROM tag") == 1);  // the second empty WhiteElo
+  CHECK(count_rows(*conn, "SELECT count(*) FROM tag") == 2);  // the second empty WhiteElo, and "0100"
+  CHECK(count_rows(*conn, "SELECT count(*) FROM tag WHERE value = '0100'") == 1);
+  CHECK(count_rows(*conn, "SELECT count(*) FROM game WHERE black_elo = 0") == 1);
   fs::remove(file);
 }
 
