@@ -41,9 +41,10 @@ class MoveOrder {
   void piece_moves(PieceType t, Square from, Bitboard dests, F&& f) const;
   template <class F>
   void castling_moves(F&& f) const;
-  // Quiet: pushes too, else only captures and promotions.
+  // Quiet: pushes too, else only captures and promotions; those other than en passant
+  // only onto `reach`.
   template <bool Quiet, class F>
-  void pawn_moves(F&& f) const;
+  void pawn_moves(F&& f, Bitboard reach = ~Bitboard(0)) const;
   [[nodiscard]] Bitboard single_pushes() const;
   [[nodiscard]] Bitboard double_pushes() const;
   [[nodiscard]] int beating(int mine, Move m) const;
