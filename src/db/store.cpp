@@ -153,6 +153,10 @@ std::unique_ptr<Connection> open_database(const std::string& path, Connection::M
 
 void GameEncoder::move(const Position& before, Move m) {
   if (!error_.empty()) return;
+  if (keys_.empty()) {  // room for most games at once: growing by doubling cost ~1,500 instructions a game
+    symbols_.reserve(ReservedPlies);
+    keys_.reserve(ReservedPlies);
+  }
   try {
     symbols_ += char(move_symbol(before, m));
     keys_.push_back(before.key());

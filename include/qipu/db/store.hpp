@@ -46,6 +46,7 @@ class GameEncoder {
   EncodedGame finish(const game::GameRecord& rec, const Position& final_position);
 
  private:
+  static constexpr std::size_t ReservedPlies = 160;
   std::string symbols_;
   std::vector<Key> keys_;  // positions before each move
   std::string error_;
