@@ -48,6 +48,7 @@ class MoveOrder {
   [[nodiscard]] Bitboard single_pushes() const;
   [[nodiscard]] Bitboard double_pushes() const;
   [[nodiscard]] int beating(int mine, Move m) const;
+  [[nodiscard]] int counted_before(int mine, Move m) const;
   [[nodiscard]] Bitboard quiet_beating(int kind, Bitboard dests, int base, Bitboard checks, Bitboard unsafe, int cost,
                                   int mine, Bitboard earlier) const;
   [[nodiscard]] int score(Move m) const;
