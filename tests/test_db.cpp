@@ -92,6 +92,28 @@ TEST_CASE("db codec: moves and annotations come back the same", "[db]") {
   CHECK_FALSE(db::decode_moves(games[0].start_position, blob.substr(0, blob.size() / 2), junk));  // cut short
 }
 
+// Each legal move of `pos` has its own symbol, which decodes to it, and no other symbol
+// decodes (never to an illegal move). Returns how many of the moves castle.
+int check_symbols(const Position& pos) {
+  MoveList legal;
+  generate_legal(pos, legal);
+  std::set<int> symbols;
+  int castles = 0;
+  for (Move m : legal) {
+    game::Line one(1);
+    one[0].move = m;
+    std::string s = db::move_symbols(pos, one);
+    REQUIRE(s.size() == 1);
+    symbols.insert(static_cast<unsigned char>(s[0]));
+    CHECK(db::move_of_symbol(pos, static_cast<unsigned char>(s[0])) == m);
+    castles += m.kind() == MoveKind::Castling;
+  }
+  CHECK(symbols.size() == legal.size());
+  for (int s = 0; s < 255; ++s)
+    if (!symbols.count(s)) CHECK(db::move_of_symbol(pos, static_cast<unsigned char>(s)).is_none());
+  return castles;
+}
+
 TEST_CASE("db codec: each legal move has its own symbol and no other symbol decodes", "[db]") {
   auto games = read_games({std::string(QIPU_TEST_DATA) + "/../../data/classics.pgn",
                            std::string(QIPU_SHARED) + "/corpora/real/lichess-twic/pgn-reader__benches__twic1599_1000k.pgn"});
@@ -99,24 +121,34 @@ TEST_CASE("db codec: each legal move has its own symbol and no other symbol deco
   std::size_t positions = 0;
   for (const auto& g : games)
     game::for_each_move(g.start_position, g.mainline, [&](const Position& pos, const game::MoveNode&, const Position&) {
-      MoveList legal;
-      generate_legal(pos, legal);
-      std::set<int> symbols;
-      for (Move m : legal) {
-        game::Line one(1);
-        one[0].move = m;
-        std::string s = db::move_symbols(pos, one);
-        REQUIRE(s.size() == 1);
-        symbols.insert(static_cast<unsigned char>(s[0]));
-        CHECK(db::move_of_symbol(pos, static_cast<unsigned char>(s[0])) == m);
-      }
-      CHECK(symbols.size() == legal.size());
-      // Any other symbol stands for no move: never for an illegal one.
-      for (int s = 0; s < 255; ++s)
-        if (!symbols.count(s)) CHECK(db::move_of_symbol(pos, static_cast<unsigned char>(s)).is_none());
+      check_symbols(pos);
       ++positions;
     });
   CHECK(positions > 3000);
+}
+
+// Chess960 castling, where king and rook start anywhere on the back rank: the positions
+// of python-chess's Chess960 perft suite and those one move on.
+TEST_CASE("db codec: Chess960 castling moves have their symbols too", "[db]") {
+  std::ifstream in(std::string(QIPU_SHARED) + "/corpora/perft/python-chess/examples__perft__chess960.perft");
+  REQUIRE(in.is_open());
+  int positions = 0, castles = 0;
+  for (std::string line; std::getline(in, line) && positions < 2000;) {
+    if (line.rfind("epd ", 0) != 0) continue;
+    FenResult r = Position::from_fen(line.substr(4), true);
+    REQUIRE(r);
+    castles += check_symbols(*r.position);
+    MoveList legal;
+    generate_legal(*r.position, legal);
+    for (Move m : legal) {
+      Position next = *r.position;
+      next.play(m);
+      castles += check_symbols(next);
+      ++positions;
+    }
+  }
+  CHECK(positions >= 2000);
+  CHECK(castles > 100);
 }
 
 // Stored games are read with the code they were written with: any change to the move
@@ -196,10 +228,12 @@ TEST_CASE("db keeps the Date and empty Elo tags as written and stores a date tex
   pgn += "[WhiteElo \"\"]\n[BlackElo \"\"]\n\n1. c4 *\n\n";
   pgn += "[BlackElo \"\"]\n[WhiteElo \"2400\"]\n\n1. Nf3 *\n\n";
   pgn += "[WhiteElo \"\"]\n[WhiteElo \"\"]\n\n1. g3 *\n\n";
+  // An Elo with a leading zero would not come back as written from a number: a tag row.
+  pgn += "[WhiteElo \"0100\"]\n[BlackElo \"0\"]\n\n1. b3 *\n\n";
   fs::path file = fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-dates.pgn");
   std::ofstream(file) << pgn;
   auto games = read_games({file.string()});
-  REQUIRE(games.size() == dates.size() + 4);
+  REQUIRE(games.size() == dates.size() + 5);
   fs::path path = temp_db("dates");
   auto conn = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
   import_games(*conn, games, {});
@@ -220,7 +254,9 @@ TEST_CASE("db keeps the Date and empty Elo tags as written and stores a date tex
   }
   REQUIRE(st.step());
   CHECK(st.is_null(0));
-  CHECK(count_rows(*conn, "SELECT count(*) FROM tag") == 1);  // the second empty WhiteElo
+  CHECK(count_rows(*conn, "SELECT count(*) FROM tag") == 2);  // the second empty WhiteElo, and "0100"
+  CHECK(count_rows(*conn, "SELECT count(*) FROM tag WHERE value = '0100'") == 1);
+  CHECK(count_rows(*conn, "SELECT count(*) FROM game WHERE black_elo = 0") == 1);
   fs::remove(file);
 }
 

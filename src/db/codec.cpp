@@ -54,6 +54,7 @@ struct HuffmanCode {
   // Canonical decoding: per length, the first code and where its symbols start.
   std::uint32_t first_code[33], first_index[33], count[33];
   std::uint8_t sorted[256];
+  unsigned max_length;
 };
 
 std::array<std::uint8_t, 256> huffman_lengths(const std::array<std::uint64_t, 256>& freq) {
@@ -114,6 +115,7 @@ HuffmanCode make_code() {
     }
     code = (code + h.count[len]) << 1;
     index += h.count[len];
+    if (h.count[len]) h.max_length = len;
   }
   return h;
 }
@@ -241,19 +243,31 @@ bool play_symbols(const Position& start, std::string_view symbols, game::Line& l
 }
 
 // Blob: the number of symbols as a varint, then their codes, first bit highest, the
-// last byte padded with zeros.
+// last byte padded with zeros. Written 32 bits at a time into room made beforehand.
 std::string pack_symbols(std::string_view symbols) {
   const HuffmanCode& h = huffman();
   std::string out;
   put_varint(out, symbols.size());
+  std::size_t start = out.size();
+  out.resize(start + (symbols.size() * h.max_length + 7) / 8);
+  auto* p = reinterpret_cast<unsigned char*>(out.data() + start);
+  // Codes are at most 32 bits and fewer than 32 wait in acc, so it never overflows; bits
+  // above those waiting are left there and cut off when a word or byte is taken.
   std::uint64_t acc = 0;
   int bits = 0;
   for (unsigned char s : symbols) {
     acc = (acc << h.length[s]) | h.code[s];
-    for (bits += h.length[s]; bits >= 8; bits -= 8) out += char(acc >> (bits - 8));
-    acc &= (std::uint64_t(1) << bits) - 1;
+    bits += h.length[s];
+    if (bits >= 32) {
+      bits -= 32;
+      auto word = std::uint32_t(acc >> bits);
+      p[0] = std::uint8_t(word >> 24), p[1] = std::uint8_t(word >> 16), p[2] = std::uint8_t(word >> 8), p[3] = std::uint8_t(word);
+      p += 4;
+    }
   }
-  if (bits > 0) out += char(acc << (8 - bits));
+  for (; bits >= 8; bits -= 8) *p++ = std::uint8_t(acc >> (bits - 8));
+  if (bits > 0) *p++ = std::uint8_t(acc << (8 - bits));
+  out.resize(std::size_t(p - reinterpret_cast<unsigned char*>(out.data())));
   return out;
 }
 

@@ -143,9 +143,9 @@ Bitboard push(Color c, Bitboard b) { return c == White ? b << 8 : b >> 8; }
 
 // What the side's pieces other than pawns and king attack, piece by piece into movers_
 // when asked (our side); returns the union. A loop per piece type, each with its own
-// lookup, as this runs twice a position.
+// lookup, and inlined in both its uses, as this runs twice a position.
 template <bool Collect>
-Bitboard MoveOrder::piece_attacks(Color c) {
+[[gnu::always_inline]] inline Bitboard MoveOrder::piece_attacks(Color c) {
   const Bitboard occ = pos_.pieces();
   Bitboard all = 0;
   auto add = [&](PieceType t, Square s, Bitboard a) {
@@ -258,24 +258,28 @@ template <class F>
   captures(t, from, dests, f);
 }
 
-// Castling, when it is allowed and legal (never in check).
+// Castling, when it is allowed and legal (never in check). The squares strictly between
+// king and rook lie on the paths that must be empty, in Chess960 too: most of the time
+// one of them is taken, which is cheaper to see here than in castling_legal.
 template <class F>
 [[gnu::always_inline]] inline void MoveOrder::castling_moves(F&& f) const {
   Square k = pos_.king(us_);
   for (bool long_side : {false, true}) {
     int idx = castling_index(us_, long_side);
+    if (!pos_.can_castle(std::uint8_t(1 << idx))) continue;
     Square rook = pos_.castling_rook(idx);
-    if (pos_.can_castle(std::uint8_t(1 << idx)) && pos_.castling_legal(k, rook)) f(Move(k, rook, MoveKind::Castling), Castle);
+    if (!(between_bb(k, rook) & ~square_bb(rook) & pos_.pieces()) && pos_.castling_legal(k, rook))
+      f(Move(k, rook, MoveKind::Castling), Castle);
   }
 }
 
 template <bool Quiet, class F>
-[[gnu::always_inline]] inline void MoveOrder::pawn_moves(F&& f) const {
+[[gnu::always_inline]] inline void MoveOrder::pawn_moves(F&& f, Bitboard reach) const {
   Bitboard pawns = pos_.pieces(us_, Pawn), enemies = pos_.pieces(~us_);
   Bitboard last = us_ == White ? rank_bb(7) : rank_bb(0);
   int up = us_ == White ? 8 : -8;
   auto emit = [&](Bitboard dests, int step) {
-    for (Bitboard b = dests; b;) {
+    for (Bitboard b = dests & reach; b;) {
       Square to = pop_lsb(b), from = Square(to - step);
       Bitboard bb = square_bb(to);
       if (last & bb) {
@@ -303,17 +307,21 @@ Bitboard MoveOrder::double_pushes() const {
   return push(us_, single_pushes() & third) & ~pos_.pieces();
 }
 
-// Every candidate with its score; in check only the legal ones.
+// Every candidate with its score; in check only the legal ones. In check, moves other
+// than the king's and en passant captures can only evade on evasions_, and never by a
+// pinned piece: the others are not generated at all (evades() would refuse them).
 template <class F>
 void MoveOrder::for_each_candidate(F&& f) const {
   auto emit = [&](Move m, int score) {
     if (!in_check_ || evades(m)) f(m, score);
   };
-  for (int i = 0; i < mover_count_; ++i) piece_moves(movers_[i].type, movers_[i].from, movers_[i].attacks, emit);
+  const Bitboard reach = in_check_ ? evasions_ : ~Bitboard(0), cannot = in_check_ ? pinned_ : 0;
+  for (int i = 0; i < mover_count_; ++i)
+    if (!(cannot & square_bb(movers_[i].from))) piece_moves(movers_[i].type, movers_[i].from, movers_[i].attacks & reach, emit);
   Square k = pos_.king(us_);
   piece_moves(King, k, king_attacks(k) & ~enemy_attacks_, emit);
   if (!in_check_) castling_moves(f);
-  pawn_moves<true>(emit);
+  pawn_moves<true>(emit, reach);
 }
 
 // The quiet moves of one kind (db::QuietLevels) to `dests` that beat a move scoring
@@ -381,7 +389,12 @@ bool MoveOrder::evades(Move m) const {
 // come before `m`; out of check, the quiet ones a set at a time.
 int MoveOrder::rank(Move m) const {
   const int mine = score(m);
-  if (!in_check_) return beating(mine, m);
+  return in_check_ ? counted_before(mine, m) : beating(mine, m);
+}
+
+// In check, one by one: a separate function, so that the common case does not pay for
+// its registers.
+[[gnu::noinline]] int MoveOrder::counted_before(int mine, Move m) const {
   int before = 0;
   for_each_candidate([&](Move c, int s) { before += s > mine || (s == mine && c.raw() < m.raw()); });
   return before;

@@ -41,12 +41,14 @@ class MoveOrder {
   void piece_moves(PieceType t, Square from, Bitboard dests, F&& f) const;
   template <class F>
   void castling_moves(F&& f) const;
-  // Quiet: pushes too, else only captures and promotions.
+  // Quiet: pushes too, else only captures and promotions; those other than en passant
+  // only onto `reach`.
   template <bool Quiet, class F>
-  void pawn_moves(F&& f) const;
+  void pawn_moves(F&& f, Bitboard reach = ~Bitboard(0)) const;
   [[nodiscard]] Bitboard single_pushes() const;
   [[nodiscard]] Bitboard double_pushes() const;
   [[nodiscard]] int beating(int mine, Move m) const;
+  [[nodiscard]] int counted_before(int mine, Move m) const;
   [[nodiscard]] Bitboard quiet_beating(int kind, Bitboard dests, int base, Bitboard checks, Bitboard unsafe, int cost,
                                   int mine, Bitboard earlier) const;
   [[nodiscard]] int score(Move m) const;

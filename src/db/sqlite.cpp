@@ -72,6 +72,14 @@ Statement& Statement::bind_blob(int i, const void* data, std::size_t size) {
   check(sqlite3_bind_blob(stmt_, i, data, int(size), SQLITE_TRANSIENT), "bind");
   return *this;
 }
+Statement& Statement::bind_static(int i, std::string_view text) {
+  check(sqlite3_bind_text(stmt_, i, text.data(), int(text.size()), SQLITE_STATIC), "bind");
+  return *this;
+}
+Statement& Statement::bind_blob_static(int i, std::string_view data) {
+  check(sqlite3_bind_blob(stmt_, i, data.data(), int(data.size()), SQLITE_STATIC), "bind");
+  return *this;
+}
 Statement& Statement::bind_null(int i) {
   check(sqlite3_bind_null(stmt_, i), "bind");
   return *this;

@@ -4,7 +4,6 @@
 
 #include <array>
 #include <cctype>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
@@ -97,7 +96,7 @@ std::optional<std::int64_t> clean_int(std::string_view s) {
     if (c < '0' || c > '9') return std::nullopt;
     v = v * 10 + (c - '0');
   }
-  if (std::to_string(v) != s) return std::nullopt;  // "0100" would not come back the same
+  if (s.size() > 1 && s[0] == '0') return std::nullopt;  // "0100" would not come back the same
   return v;
 }
 
@@ -111,12 +110,18 @@ std::uint64_t fnv1a(std::uint64_t h, std::string_view s) {
   return (h ^ 0xff) * 0x100000001b3ULL;  // a separator, so "ab","c" differs from "a","bc"
 }
 
-bool is_first_roster(const game::GameRecord& rec, std::size_t i) {
-  const auto& name = rec.tags[i].first;
-  if (std::find(Roster.begin(), Roster.end(), name) == Roster.end()) return false;
-  for (std::size_t j = 0; j < i; ++j)
-    if (rec.tags[j].first == name) return false;
-  return true;
+// The Date tag a date_sort value stands for, in 10 characters ("1990.05.??"); years are
+// 1 to 9999 (sortable_date reads four digits), months and days below 100.
+void format_date(std::int64_t date_sort, char* out) {
+  auto two = [](char* p, int v) {
+    p[0] = v == 0 ? '?' : char('0' + v / 10);
+    p[1] = v == 0 ? '?' : char('0' + v % 10);
+  };
+  int year = int(date_sort / 10000);
+  for (int i = 3; i >= 0; --i, year /= 10) out[i] = char('0' + year % 10);
+  out[4] = out[7] = '.';
+  two(out + 5, int(date_sort / 100 % 100));
+  two(out + 8, int(date_sort % 100));
 }
 
 }  // namespace
@@ -148,6 +153,10 @@ std::unique_ptr<Connection> open_database(const std::string& path, Connection::M
 
 void GameEncoder::move(const Position& before, Move m) {
   if (!error_.empty()) return;
+  if (keys_.empty()) {  // room for most games at once: growing by doubling cost ~1,500 instructions a game
+    symbols_.reserve(ReservedPlies);
+    keys_.reserve(ReservedPlies);
+  }
   try {
     symbols_ += char(move_symbol(before, m));
     keys_.push_back(before.key());
@@ -184,11 +193,28 @@ EncodedGame encode_game(const game::GameRecord& rec) {
 }
 
 std::string written_date(std::int64_t date_sort) {
-  char buf[16];
-  auto part = [](std::int64_t v) { return v == 0 ? std::string("??") : (v < 10 ? "0" : "") + std::to_string(v); };
-  std::snprintf(buf, sizeof buf, "%04d.", int(date_sort / 10000));
-  return buf + part(date_sort / 100 % 100) + "." + part(date_sort % 100);
+  char buf[10];
+  format_date(date_sort, buf);
+  return std::string(buf, sizeof buf);
 }
+
+// Where the first tag of each roster name is in a record's tags (npos: none), found in
+// one pass: the roster's values and the other tags are both read from it.
+struct RosterTags {
+  std::array<std::size_t, Roster.size()> at;
+  explicit RosterTags(const game::GameRecord& rec) {
+    at.fill(std::string::npos);
+    for (std::size_t i = 0; i < rec.tags.size(); ++i) {
+      auto k = std::size_t(std::find(Roster.begin(), Roster.end(), rec.tags[i].first) - Roster.begin());
+      if (k < Roster.size() && at[k] == std::string::npos) at[k] = i;
+    }
+  }
+  [[nodiscard]] bool is_first(std::size_t i) const { return std::find(at.begin(), at.end(), i) != at.end(); }
+  [[nodiscard]] std::optional<std::string_view> value(const game::GameRecord& rec, std::size_t k) const {
+    if (at[k] == std::string::npos) return std::nullopt;
+    return rec.tags[at[k]].second;
+  }
+};
 
 // The roster as one game row stores it: names as interned ids, the date as date_sort
 // plus its text only when written_date does not give it back.
@@ -235,11 +261,11 @@ struct OtherTags {
   std::vector<std::pair<int, std::size_t>> rows;  // seq, index in rec.tags
 };
 
-OtherTags split_other_tags(const game::GameRecord& rec) {
+OtherTags split_other_tags(const game::GameRecord& rec, const RosterTags& roster) {
   OtherTags o;
   int seq = 0;
   for (std::size_t i = 0; i < rec.tags.size(); ++i) {
-    if (is_first_roster(rec, i)) continue;
+    if (roster.is_first(i)) continue;
     const auto& [name, value] = rec.tags[i];
     int col = int(std::find(ColumnTags.begin(), ColumnTags.end(), name) - ColumnTags.begin());
     bool taken = col == 2 ? !o.eco.empty() : col < 2 && (o.elo[col] || o.empty_elo[col]);
@@ -266,16 +292,22 @@ OtherTags split_other_tags(const game::GameRecord& rec) {
   return o;
 }
 
-template <class T>
-void bind_opt(Statement& st, int col, const std::optional<T>& v) {
+// The row's text is bound without a copy (Statement::bind_static): every view points
+// into the record or the encoded game, which outlive the insert.
+void bind_opt(Statement& st, int col, std::optional<std::int64_t> v) {
   if (v) st.bind(col, *v);
+  else st.bind_null(col);
+}
+
+void bind_opt(Statement& st, int col, std::optional<std::string_view> v) {
+  if (v) st.bind_static(col, *v);
   else st.bind_null(col);
 }
 
 void bind_nonempty(Statement& st, int col, std::string_view v, bool blob = false) {
   if (v.empty()) st.bind_null(col);
-  else if (blob) st.bind_blob(col, v.data(), v.size());
-  else st.bind(col, v);
+  else if (blob) st.bind_blob_static(col, v);
+  else st.bind_static(col, v);
 }
 
 }  // namespace
@@ -358,7 +390,7 @@ void Importer::begin() { tx_ = std::make_unique<Transaction>(db_); }
 
 std::int64_t Importer::intern(NameIds& cache, Statement& insert, std::string_view name) {
   if (auto it = cache.find(name); it != cache.end()) return it->second;
-  insert.bind(1, name).run();
+  insert.bind_static(1, name).run();
   std::int64_t id = db_.last_insert_id();
   cache.emplace(name, id);
   return id;
@@ -368,34 +400,34 @@ std::int64_t Importer::intern(NameIds& cache, Statement& insert, std::string_vie
 std::int64_t Importer::intern_opening(const std::string& name, const std::string& variation) {
   std::string key = name + OpeningSeparator + variation;
   if (auto it = openings_.find(key); it != openings_.end()) return it->second;
-  st_->add_opening.bind(1, name).bind(2, variation).run();
+  st_->add_opening.bind_static(1, name).bind_static(2, variation).run();
   std::int64_t id = db_.last_insert_id();
   openings_.emplace(key, id);
   return id;
 }
 
-RosterRow Importer::roster_row(const game::GameRecord& rec) {
-  bool present[Roster.size()] = {};
-  for (const auto& t : rec.tags)
-    if (auto at = std::find(Roster.begin(), Roster.end(), t.first); at != Roster.end()) present[at - Roster.begin()] = true;
+RosterRow Importer::roster_row(const game::GameRecord& rec, const RosterTags& roster) {
   auto name = [&](std::size_t i, NameIds& cache, Statement& insert) -> std::optional<std::int64_t> {
-    if (!present[i]) return std::nullopt;
-    return intern(cache, insert, rec.tag(Roster[i]));
+    auto v = roster.value(rec, i);
+    return v ? std::optional(intern(cache, insert, *v)) : std::nullopt;
   };
-  auto text = [&](std::size_t i) { return present[i] ? std::optional(rec.tag(Roster[i])) : std::nullopt; };
+  auto text = [&](std::size_t i) { return roster.value(rec, i); };
   Statements& s = *st_;
   RosterRow r{name(4, players_, s.add_player), name(5, players_, s.add_player), name(0, events_, s.add_event),
               name(1, sites_, s.add_site), std::nullopt, std::nullopt, text(3), text(6), std::nullopt};
   if (auto date = text(2)) {
     r.date_sort = sortable_date(*date);
-    if (!r.date_sort || written_date(*r.date_sort) != *date) r.date_text = date;
+    char written[10];
+    if (r.date_sort) format_date(*r.date_sort, written);
+    if (!r.date_sort || std::string_view(written, sizeof written) != *date) r.date_text = date;
   }
   if (rec.start_fen) r.start_fen = *rec.start_fen;
   return r;
 }
 
 void Importer::add(const std::string& source, const game::GameRecord& rec, const EncodedGame& enc) {
-  RosterRow r = roster_row(rec);
+  RosterTags roster(rec);
+  RosterRow r = roster_row(rec, roster);
   if (!opt_.allow_duplicates && !hashes_.insert(duplicate_hash(r, enc.moves)).second) {
     ++stats_.duplicates;
     return;
@@ -405,7 +437,7 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
   int col = 1;
   for (auto v : {r.white, r.black, r.event, r.site, r.date_sort}) bind_opt(g, col++, v);
   for (auto v : {r.date_text, r.round, r.result, r.start_fen}) bind_opt(g, col++, v);
-  OtherTags other = split_other_tags(rec);
+  OtherTags other = split_other_tags(rec, roster);
   bind_opt(g, 10, other.elo[0]);
   bind_opt(g, 11, other.elo[1]);
   // Without a clean ECO tag the classification fills the column, marked as guessed so
@@ -419,7 +451,7 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
   else g.bind(15, intern(materials_, s.add_material, enc.material));
   g.bind(16, std::int64_t(rec.mainline.size()));
   g.bind(17, std::int64_t(rec.termination));
-  g.bind_blob(18, enc.moves.data(), enc.moves.size());
+  g.bind_blob_static(18, enc.moves);
   bind_nonempty(g, 19, enc.notes, true);
   bind_nonempty(g, 20, rec.result != rec.tag("Result") ? std::string_view(rec.result) : std::string_view());
   bind_nonempty(g, 21, other.layout);
@@ -428,7 +460,7 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
   g.run();
   std::int64_t id = db_.last_insert_id();
   for (auto [seq, i] : other.rows)
-    s.add_tag.bind(1, id).bind(2, seq).bind(3, rec.tags[i].first).bind(4, rec.tags[i].second).run();
+    s.add_tag.bind(1, id).bind(2, seq).bind_static(3, rec.tags[i].first).bind_static(4, rec.tags[i].second).run();
   if (opt_.position_index)
     for (std::size_t ply = 0; ply < enc.keys.size(); ++ply) index_.add(enc.keys[ply], id, int(ply));
   ++stats_.imported;

@@ -54,6 +54,10 @@ class Statement {
   Statement& bind(int i, double v);
   Statement& bind(int i, std::string_view text);
   Statement& bind_blob(int i, const void* data, std::size_t size);
+  // The same without SQLite's copy, for a writer's hot path: the bytes must stay as they
+  // are until the statement has run (run() or reset() drops them).
+  Statement& bind_static(int i, std::string_view text);
+  Statement& bind_blob_static(int i, std::string_view data);
   Statement& bind_null(int i);
 
   // True while a row is available.

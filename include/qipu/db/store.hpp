@@ -46,6 +46,7 @@ class GameEncoder {
   EncodedGame finish(const game::GameRecord& rec, const Position& final_position);
 
  private:
+  static constexpr std::size_t ReservedPlies = 160;
   std::string symbols_;
   std::vector<Key> keys_;  // positions before each move
   std::string error_;
@@ -57,8 +58,9 @@ EncodedGame encode_game(const game::GameRecord& rec);
 // text only when it differs from this (the game table's generated column `date`).
 std::string written_date(std::int64_t date_sort);
 
-// A game's roster as its row stores it (store.cpp).
+// A game's roster as its row stores it, and where a record's roster tags are (store.cpp).
 struct RosterRow;
+struct RosterTags;
 
 struct ImportOptions {
   bool allow_duplicates = false;
@@ -96,7 +98,7 @@ class Importer {
   void drop_game_indexes();
   std::int64_t intern(NameIds& cache, Statement& insert, std::string_view name);
   std::int64_t intern_opening(const std::string& name, const std::string& variation);
-  RosterRow roster_row(const game::GameRecord& rec);
+  RosterRow roster_row(const game::GameRecord& rec, const RosterTags& roster);
   void commit_batch();
   void begin();
 
