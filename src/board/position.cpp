@@ -375,11 +375,12 @@ Key Position::repetition_key() const {
   return ep_ != NoSquare && !ep_legal() ? key_ ^ ep_key(ep_) : key_;
 }
 
+// Sliders one by one, as in find_checkers: a king's squares are looked at after many
+// replayed moves, and the magic tables' loads for them miss the cache.
 Bitboard Position::attackers_to(Square s, Color by, Bitboard occ) const {
-  return ((pawn_attacks(~by, s) & pieces(Pawn)) | (knight_attacks(s) & pieces(Knight)) |
-          (king_attacks(s) & pieces(King)) | (rook_attacks(s, occ) & pieces(Rook, Queen)) |
-          (bishop_attacks(s, occ) & pieces(Bishop, Queen))) &
-         pieces(by);
+  Bitboard theirs = pieces(by);
+  Bitboard leapers = (pawn_attacks(~by, s) & pieces(Pawn)) | (knight_attacks(s) & pieces(Knight)) | (king_attacks(s) & pieces(King));
+  return (leapers & theirs) | sliders_reaching(s, theirs & pieces(Rook, Queen), theirs & pieces(Bishop, Queen), occ);
 }
 
 // Sliders one by one rather than through the magic tables: replay calls this after every
