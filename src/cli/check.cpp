@@ -77,7 +77,7 @@ void run_check(const CheckOptions& o) {
   game::PipelineCallbacks cb;
   // Only tags, diagnostics and raw text are reported: the move tree is freed on the
   // worker that built it rather than handed to this thread.
-  cb.prepare = [](game::GameRecord& rec) { game::Line().swap(rec.mainline); };
+  cb.prepare = release_on_worker;
   cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
     ++t.games;
     bool ok = rec.valid();

@@ -31,6 +31,11 @@ void add_input_options(CLI::App& cmd, InputOptions& o, bool files_required) {
                "long algebraic, e.p.");
 }
 
+void release_on_worker(game::GameRecord& rec) {
+  game::Line().swap(rec.mainline);
+  if (rec.diagnostics.empty()) decltype(rec.tags)().swap(rec.tags);
+}
+
 game::PipelineOptions pipeline_options(const InputOptions& o) {
   game::PipelineOptions p;
   p.reader.encoding = o.encoding;

@@ -163,9 +163,7 @@ void run_convert(const ConvertOptions& o) {
     else if (o.to == "json") rec.output = to_json(rec);
     else if (o.to == "uci") rec.output = to_uci_line(rec);
     else rec.output = to_fen_lines(rec);
-    // Only the text and the diagnostics are needed from here on: the move tree is freed
-    // on the worker that built it (as check does), which is cheaper than on the reader.
-    game::Line().swap(rec.mainline);
+    release_on_worker(rec);  // only the text and the diagnostics are needed from here on
   };
   cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
     for (const auto& d : rec.diagnostics)
