@@ -500,7 +500,7 @@ std::uint64_t event_lines(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("real corpora: everything replays; pgnmentor has exactly one bad game", "[game][corpus]") {
+TEST_CASE("real corpora: everything replays, pgnmentor has exactly one bad game", "[game][corpus]") {
   SECTION("chesscom, chessjs-bench, lichess-twic, tcec: no errors") {
     std::vector<std::string> files;
     std::uint64_t expected = 0;
@@ -940,7 +940,7 @@ TEST_CASE("replay: a variation with no move gives its comment to the move before
 
 // A comment holding "}" is written as a ; comment, which runs to the end of the line;
 // at the end of a variation the ")" used to be written after it, inside the comment.
-TEST_CASE("writer: a ; comment ending a variation leaves its \")\" to the next line", "[game]") {
+TEST_CASE("writer: a line comment ending a variation leaves its \")\" to the next line", "[game]") {
   GameRecord g = one("1. e4 (1. d4 ; a } b\n) e5 *");
   std::string written = game::write_pgn(g);
   CHECK(written.find("\n\n1. e4 (1. d4 ; a } b\n) 1... e5 *\n") != std::string::npos);

@@ -162,7 +162,7 @@ TEST_CASE("xiangqi is refused by name", "[notation][zh]") {
   }
 }
 
-TEST_CASE("letter languages read back what they write; French R is a king in a French game", "[notation]") {
+TEST_CASE("letter languages read back what they write, and French R is a king in a French game", "[notation]") {
   // A French game: C, F, T, D, and R for the king (18. Rh1).
   std::string fr = "1. e4 e5 2. Cf3 Cc6 3. Fb5 a6 4. Fa4 Cf6 5. O-O Fe7 6. Te1 b5 7. Fb3 d6 8. c3 O-O 9. h3 Ca5 "
                    "10. Fc2 c5 11. d4 Dc7 12. Cbd2 cxd4 13. cxd4 Fb7 14. d5 Tac8 15. Fd3 Cd7 16. Cf1 f5 17. exf5 "

@@ -154,7 +154,7 @@ TEST_CASE("pgn malformed tag is an error, the game goes on", "[pgn]") {
     CHECK(r.has_error("expected [Name \"value\"]"));
 }
 
-TEST_CASE("pgn comments: braces, multi-line, ; and % lines", "[pgn]") {
+TEST_CASE("pgn comments: braces, multi-line, line comments and % lines", "[pgn]") {
     CHECK(events("{before} 1. e4 {two\nlines} e5 *") == "G1 {before} e4 {two\nlines} e5 =* /G");
     CHECK(events("1. e4 ({start of variation} 1. d4) *") == "G1 e4 ( {start of variation} d4 ) =* /G");
     CHECK(events("1. e4 ; rest of line {not a brace\n1... e5 *") ==
