@@ -15,8 +15,9 @@ namespace {
 struct Batch {
   std::size_t seq = 0;
   std::size_t input = 0;
-  std::vector<std::string> texts;
-  std::vector<pgn::RawGame> games;  // text views point into `texts`
+  std::vector<char> text;           // the games' texts, one after another: one allocation a batch
+  std::vector<std::size_t> starts;  // where each game's text begins in `text`
+  std::vector<pgn::RawGame> games;  // text views point into `text` once submitted
   std::vector<GameRecord> records;
   std::vector<pgn::SyntaxError> input_errors;
   std::size_t bytes = 0;
@@ -127,7 +128,9 @@ class Runner {
   }
 
   static void add_game(Batch& b, const pgn::RawGame& raw) {
-    b.texts.emplace_back(raw.text);
+    if (b.text.empty()) b.text.reserve(BatchBytes + (BatchBytes >> 4));  // the batch's usual size
+    b.starts.push_back(b.text.size());
+    b.text.insert(b.text.end(), raw.text.begin(), raw.text.end());
     b.games.push_back(raw);
     b.bytes += raw.text.size();
   }
@@ -135,7 +138,8 @@ class Runner {
   // Queues the batch (even an empty one, to keep per-input order) and starts a new one.
   void submit(Batch& batch, std::size_t input) {
     // Views must point into the batch's own copies, which move with it.
-    for (std::size_t k = 0; k < batch.games.size(); ++k) batch.games[k].text = batch.texts[k];
+    for (std::size_t k = 0; k < batch.games.size(); ++k)
+      batch.games[k].text = {batch.text.data() + batch.starts[k], batch.games[k].text.size()};
     batch.seq = next_seq_++;
     bytes_read_ += batch.bytes;
     {
