@@ -149,7 +149,6 @@ struct Replayer::Impl {
     start();
     Frame& f = frames.back();
     MoveNode& node = f.line->emplace_back();
-    node.pos = pos;
     take_pending(node);
     if (f.broken) {
       node.annotate().token = cut_text(token, MaxKeptText);

@@ -41,7 +41,6 @@ struct Annotations {
 struct MoveNode {
   Move move;       // Move::none() when the token was not replayed
   SanShape shape;  // how SAN writes the move, when the replayer found it
-  pgn::SourcePos pos;
   std::unique_ptr<Annotations> notes;
 
   Annotations& annotate() {
