@@ -112,8 +112,7 @@ void import_files(const ImportCmdOptions& o, const std::string& path) {
   auto eco = load_eco(o.eco_file);
   cb.prepare = [&eco](game::GameRecord& rec) {
     if (!rec.valid()) return;
-    auto* encoder = std::any_cast<db::GameEncoder>(&rec.extra);
-    auto enc = encoder ? encoder->finish(rec, rec.final_position) : db::GameEncoder().finish(rec, rec.final_position);
+    auto enc = db::finish_encoding(rec);
     if (const db::Opening* op = eco ? eco->classify(enc.keys) : nullptr) {
       enc.eco = op->eco;
       enc.opening = op->name;
@@ -140,12 +139,7 @@ void import_files(const ImportCmdOptions& o, const std::string& path) {
   };
   cb.progress = [&](std::uint64_t b, std::uint64_t games) { progress.update(b, games); };
   game::PipelineOptions popts = pipeline_options(o.input);
-  // Moves are encoded as the replay plays them; prepare finishes the encoding.
-  popts.replay.on_mainline_move = [](game::GameRecord& rec, const Position& before, Move m) {
-    auto* encoder = std::any_cast<db::GameEncoder>(&rec.extra);
-    if (!encoder) encoder = &rec.extra.emplace<db::GameEncoder>();
-    encoder->move(before, m);
-  };
+  popts.replay.on_mainline_move = db::encode_replayed_move;  // prepare finishes the encoding
   game::run_pipeline(o.input.files, popts, cb);
   progress.finish();
   importer.finish();

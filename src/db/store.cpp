@@ -181,6 +181,17 @@ EncodedGame GameEncoder::finish(const game::GameRecord& rec, const Position& fin
   return e;
 }
 
+void encode_replayed_move(game::GameRecord& rec, const Position& before, Move m) {
+  auto* encoder = std::any_cast<GameEncoder>(&rec.extra);
+  if (!encoder) encoder = &rec.extra.emplace<GameEncoder>();
+  encoder->move(before, m);
+}
+
+EncodedGame finish_encoding(game::GameRecord& rec) {
+  if (auto* encoder = std::any_cast<GameEncoder>(&rec.extra)) return encoder->finish(rec, rec.final_position);
+  return GameEncoder().finish(rec, rec.final_position);  // a game without moves
+}
+
 EncodedGame encode_game(const game::GameRecord& rec) {
   GameEncoder encoder;
   Position pos = rec.start_position;

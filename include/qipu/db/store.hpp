@@ -51,6 +51,10 @@ class GameEncoder {
   std::vector<Key> keys_;  // positions before each move
   std::string error_;
 };
+// The importer's use of it: `encode_replayed_move` is the replay's on_mainline_move hook,
+// keeping a GameEncoder in rec.extra; `finish_encoding` is called once the game is replayed.
+void encode_replayed_move(game::GameRecord& rec, const Position& before, Move m);
+EncodedGame finish_encoding(game::GameRecord& rec);
 // The same for a replayed record, replaying its mainline once more.
 EncodedGame encode_game(const game::GameRecord& rec);
 
