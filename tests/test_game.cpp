@@ -257,12 +257,12 @@ TEST_CASE("replay: warnings about tags and results", "[game]") {
       out.push_back(std::move(rec));
       return pgn::Visit::Continue;
     });
-    r.begin_game({1, {1, 1, 0}});
-    r.tag("Event", "x", {1, 1, 0});
-    r.tag("White", "A", {2, 1, 12});
-    r.tag("White", "B", {3, 1, 24});
-    r.move("e4", {5, 4, 40});
-    r.result("*", {5, 7, 43});
+    r.begin_game({1, {1, 1, 0}, {}});
+    r.tag("Event", "x", 0);
+    r.tag("White", "A", 12);
+    r.tag("White", "B", 24);
+    r.move("e4", 40);
+    r.result("*", 43);
     r.end_game({1, "", 0});
     REQUIRE(out.size() == 1);
     CHECK(out[0].valid());

@@ -10,6 +10,7 @@
 
 #include "qipu/board/movegen.hpp"
 #include "qipu/notation/san.hpp"
+#include "qipu/pgn/line_counter.hpp"
 #include "qipu/pgn/reader.hpp"
 
 using namespace qipu;
@@ -459,14 +460,16 @@ struct RoundTrip : pgn::Visitor {
   long moves = 0;
   std::vector<std::string> mismatches;
   std::string where;
+  pgn::LineCounter lines;
   pgn::Visit begin_game(const pgn::GameInfo& info) override {
     pos = Position();
     depth = 0;
     dead = false;
     where = "game " + std::to_string(info.index);
+    lines = pgn::LineCounter(info.text, info.start);
     return pgn::Visit::Continue;
   }
-  pgn::Visit tag(std::string_view name, std::string_view value, pgn::SourcePos) override {
+  pgn::Visit tag(std::string_view name, std::string_view value, std::uint64_t) override {
     if (name == "FEN") {
       FenResult r = Position::from_fen(value);
       if (r) pos = *r.position;
@@ -474,8 +477,8 @@ struct RoundTrip : pgn::Visitor {
     }
     return pgn::Visit::Continue;
   }
-  pgn::Visit begin_variation(pgn::SourcePos) override { return pgn::Visit::Skip; }
-  pgn::Visit move(std::string_view token, pgn::SourcePos p) override {
+  pgn::Visit begin_variation(std::uint64_t) override { return pgn::Visit::Skip; }
+  pgn::Visit move(std::string_view token, std::uint64_t p) override {
     if (dead || depth) return pgn::Visit::Continue;
     SanParse s = parse_san(token);
     if (!s.san) return fail(token, p, "unparsed");
@@ -487,8 +490,8 @@ struct RoundTrip : pgn::Visitor {
     ++moves;
     return pgn::Visit::Continue;
   }
-  pgn::Visit fail(std::string_view token, pgn::SourcePos p, const std::string& why) {
-    mismatches.push_back(where + " line " + std::to_string(p.line) + ": " + std::string(token) + ": " + why);
+  pgn::Visit fail(std::string_view token, std::uint64_t offset, const std::string& why) {
+    mismatches.push_back(where + " line " + std::to_string(lines.at(offset).line) + ": " + std::string(token) + ": " + why);
     dead = true;
     return pgn::Visit::Continue;
   }
@@ -518,7 +521,7 @@ TEST_CASE("format_san writes the tokens of clean-SAN files unchanged", "[notatio
 namespace {
 struct TokenCollector : pgn::Visitor {
   std::vector<std::string> tokens;
-  pgn::Visit move(std::string_view t, pgn::SourcePos) override {
+  pgn::Visit move(std::string_view t, std::uint64_t) override {
     tokens.emplace_back(t);
     return pgn::Visit::Continue;
   }

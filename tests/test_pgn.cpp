@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "qipu/grammar/pgn.hpp"
+#include "qipu/pgn/line_counter.hpp"
 #include "qipu/pgn/reader.hpp"
 
 using namespace qipu::pgn;
@@ -36,38 +37,42 @@ struct Recorder : Visitor {
         if (!out.empty()) out += ' ';
         out += s;
     }
-    std::string at(SourcePos p) {
-        return positions ? "@" + std::to_string(p.line) + ":" + std::to_string(p.column) : "";
+    LineCounter lines;
+    std::string at(std::uint64_t offset) {
+        if (!positions) return "";
+        SourcePos p = lines.at(offset);
+        return "@" + std::to_string(p.line) + ":" + std::to_string(p.column);
     }
     void encoding(std::string_view name) override { enc = name; }
     Visit begin_game(const GameInfo& g) override {
         games.push_back(g);
+        lines = LineCounter(g.text, g.start);
         add("G" + std::to_string(g.index));
         if (g.index == stop_game) return Visit::Stop;
         return g.index == skip_game ? Visit::Skip : Visit::Continue;
     }
-    Visit tag(std::string_view n, std::string_view v, SourcePos p) override {
+    Visit tag(std::string_view n, std::string_view v, std::uint64_t p) override {
         add("[" + std::string(n) + "=" + std::string(v) + "]" + at(p));
         return Visit::Continue;
     }
-    Visit move(std::string_view t, SourcePos p) override {
+    Visit move(std::string_view t, std::uint64_t p) override {
         add(std::string(t) + at(p));
         return Visit::Continue;
     }
-    Visit nag(int n, SourcePos p) override {
+    Visit nag(int n, std::uint64_t p) override {
         add("$" + std::to_string(n) + at(p));
         return Visit::Continue;
     }
-    Visit comment(std::string_view t, SourcePos p) override {
+    Visit comment(std::string_view t, std::uint64_t p) override {
         add("{" + std::string(t) + "}" + at(p));
         return Visit::Continue;
     }
-    Visit begin_variation(SourcePos p) override {
+    Visit begin_variation(std::uint64_t p) override {
         add("(" + at(p));
         return skip_variations;
     }
     void end_variation() override { add(")"); }
-    void result(std::string_view t, SourcePos p) override { add("=" + std::string(t) + at(p)); }
+    void result(std::string_view t, std::uint64_t p) override { add("=" + std::string(t) + at(p)); }
     Visit end_game(const GameEnd& e) override {
         add("/G");
         raws.emplace_back(e.raw);

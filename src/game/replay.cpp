@@ -5,6 +5,7 @@
 
 #include "qipu/board/movegen.hpp"
 #include "qipu/notation/notation.hpp"
+#include "qipu/pgn/line_counter.hpp"
 
 namespace qipu::game {
 
@@ -78,9 +79,13 @@ struct Replayer::Impl {
   bool started = false;
   bool break_at_start = false;  // a syntax error came before the position was set up
   const Notation* preferred = nullptr;  // the table that read this game's last non-English move
+  pgn::LineCounter lines;               // places of diagnostics, from the reader's offsets
 
   void diagnose(bool error, SourcePos pos, int ply, std::string move, std::string message) {
     rec.diagnostics.push_back({error, pos, ply, std::move(move), std::move(message)});
+  }
+  void diagnose(bool error, std::uint64_t offset, int ply, std::string move, std::string message) {
+    diagnose(error, lines.at(offset), ply, std::move(move), std::move(message));
   }
 
   // Sets up the start position from the Variant, SetUp and FEN tags, once.
@@ -111,8 +116,8 @@ struct Replayer::Impl {
   }
 
   // Style departures are errors in strict mode, warnings otherwise.
-  void report_style(const MovePlace& at, SourcePos pos, std::string_view token, std::string msg) {
-    diagnose(options.strict, pos, at.ply, numbered_move(at.fullmove, at.side, token), std::move(msg));
+  void report_style(const MovePlace& at, std::uint64_t offset, std::string_view token, std::string msg) {
+    diagnose(options.strict, offset, at.ply, numbered_move(at.fullmove, at.side, token), std::move(msg));
   }
 
   // No style flag and no origin a rival could make superfluous: nothing for check_form.
@@ -121,9 +126,9 @@ struct Replayer::Impl {
   }
 
   // How the move is written, judged on the position before it.
-  void check_form(const San& san, const SanShape& shape, const Position& before, Move m, SourcePos pos, std::string_view token) {
+  void check_form(const San& san, const SanShape& shape, const Position& before, Move m, std::uint64_t offset, std::string_view token) {
     MovePlace at = place_of(before);
-    auto report = [&](std::string msg) { report_style(at, pos, token, std::move(msg)); };
+    auto report = [&](std::string msg) { report_style(at, offset, token, std::move(msg)); };
     if (san.style & StyleZeroCastling) report("castling written with zeros: expected O-O or O-O-O");
     if (san.style & StylePawnLetter) report("pawn written with P: SAN gives pawns no letter");
     if (san.style & StyleLongAlgebraic) report("long algebraic notation: expected " + format_san(before, m));
@@ -145,7 +150,7 @@ struct Replayer::Impl {
   }
 
   // `plain`: the reader's reading of a token of the usual SAN shape, when it made one.
-  void add_move(std::string_view token, SourcePos pos, const San* plain = nullptr) {
+  void add_move(std::string_view token, std::uint64_t offset, const San* plain = nullptr) {
     start();
     Frame& f = frames.back();
     MoveNode& node = f.line->emplace_back();
@@ -158,10 +163,10 @@ struct Replayer::Impl {
     // Fast path: plain English SAN in a game not written in another language.
     if (!preferred || preferred == &english()) {
       if (std::optional<San> san = plain ? *plain : english_san(token)) {
-        if (Move m = find_move(now, *san); !m.is_none()) return play(f, node, *san, m, pos, token);
+        if (Move m = find_move(now, *san); !m.is_none()) return play(f, node, *san, m, offset, token);
       }
     }
-    if (special_token(f, token, pos)) return;
+    if (special_token(f, token, offset)) return;
     MoveReadings readings = read_move(token, preferred);
     if (readings.ignorable) {
       drop_last_node(f);  // a lone e.p. mark adds nothing to the move before it
@@ -173,14 +178,14 @@ struct Replayer::Impl {
       SanResolution r = resolve_san(now, reading.san);
       if (!r.move.is_none()) {
         if (reading.notation != &english()) preferred = reading.notation;  // O-O or e4 say nothing of the language
-        return play(f, node, reading.san, r.move, pos, token);
+        return play(f, node, reading.san, r.move, offset, token);
       }
       if (first_error.empty()) first_error = r.error, ambiguous = r.ambiguous;
     }
     std::string message = readings.readings.empty()
                               ? (readings.xiangqi ? readings.error : "unknown move token '" + display_token(token) + "': " + readings.error)
                               : (ambiguous ? "" : "illegal move: ") + first_error;
-    diagnose(true, pos, ply_of(now), numbered_move(now, token), std::move(message));
+    diagnose(true, offset, ply_of(now), numbered_move(now, token), std::move(message));
     break_line(f, node, token);
   }
 
@@ -196,7 +201,7 @@ struct Replayer::Impl {
   // Tokens that are not moves but reach the replayer as words: an evaluation sign
   // ("+-", "∞") is a NAG; a result glued to the move ("h6*") is the move, then the result.
   // Looked at only after the token failed as plain SAN, to keep the common path short.
-  bool special_token(Frame& f, std::string_view token, SourcePos pos) {
+  bool special_token(Frame& f, std::string_view token, std::uint64_t offset) {
     if (int n = glyph_nag(token)) {
       drop_last_node(f);
       if (f.line->empty()) pending_nags.push_back(std::uint8_t(n));
@@ -206,7 +211,7 @@ struct Replayer::Impl {
     for (std::string_view r : {"1/2-1/2", "1-0", "0-1", "*"})
       if (token.size() > r.size() && token.substr(token.size() - r.size()) == r) {
         drop_last_node(f);
-        add_move(token.substr(0, token.size() - r.size()), pos);
+        add_move(token.substr(0, token.size() - r.size()), offset);
         rec.result = r;
         return true;
       }
@@ -215,17 +220,17 @@ struct Replayer::Impl {
 
   // Plays the move in place: no copy of the position per move (variations recompute
   // the position they start from when they open).
-  void play(Frame& f, MoveNode& node, const San& san, Move m, SourcePos pos, std::string_view token) {
+  void play(Frame& f, MoveNode& node, const San& san, Move m, std::uint64_t offset, std::string_view token) {
     const Position& before = f.state.position();
     SanShape shape = san_shape(before, m, san);
-    if (!usual_form(san)) check_form(san, shape, before, m, pos, token);
+    if (!usual_form(san)) check_form(san, shape, before, m, offset, token);
     if (options.on_mainline_move && f.line == &rec.mainline) options.on_mainline_move(rec, before, m);
     f.state.play(m);
     shape.suffix = check_suffix(f.state.position());
     node.move = m;
     node.shape = shape;
     if (san.suffix != shape.suffix)
-      report_style(place_before(f.state.position()), pos, token, suffix_problem(san.suffix, shape.suffix));
+      report_style(place_before(f.state.position()), offset, token, suffix_problem(san.suffix, shape.suffix));
   }
 
   static void break_line(Frame& f, MoveNode& node, std::string_view token) {
@@ -233,11 +238,11 @@ struct Replayer::Impl {
     node.annotate().token = cut_text(token, MaxKeptText);
   }
 
-  Visit open_variation(SourcePos pos) {
+  Visit open_variation(std::uint64_t offset) {
     start();
     Frame& f = frames.back();
     if (f.line->empty()) {
-      diagnose(true, pos, 0, {}, "a variation must follow the move it replaces");
+      diagnose(true, offset, 0, {}, "a variation must follow the move it replaces");
       return Visit::Skip;
     }
     MoveNode& parent = f.line->back();
@@ -335,6 +340,7 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
   s.rec = GameRecord{};
   s.rec.index = info.index;
   s.rec.start = info.start;
+  s.lines = pgn::LineCounter(info.text, info.start);
   s.frames.clear();
   s.pending_comments.clear();
   s.pending_nags.clear();
@@ -344,9 +350,9 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
   return Visit::Continue;
 }
 
-Visit Replayer::tag(std::string_view name, std::string_view value, SourcePos pos) {
+Visit Replayer::tag(std::string_view name, std::string_view value, std::uint64_t offset) {
   if (value.size() > MaxKeptText)
-    impl_->diagnose(true, pos, 0, {}, "tag " + display_token(name) + " has a value of " + std::to_string(value.size()) +
+    impl_->diagnose(true, offset, 0, {}, "tag " + display_token(name) + " has a value of " + std::to_string(value.size()) +
                                           " bytes: expected at most " + std::to_string(MaxKeptText));
   auto& tags = impl_->rec.tags;
   if (tags.empty()) tags.reserve(16);  // most games have 7 to 16 tags
@@ -354,17 +360,17 @@ Visit Replayer::tag(std::string_view name, std::string_view value, SourcePos pos
   return Visit::Continue;
 }
 
-Visit Replayer::move(std::string_view token, SourcePos pos) {
-  impl_->add_move(token, pos);
+Visit Replayer::move(std::string_view token, std::uint64_t offset) {
+  impl_->add_move(token, offset);
   return Visit::Continue;
 }
 
-Visit Replayer::san_move(std::string_view token, const San& san, SourcePos pos) {
-  impl_->add_move(token, pos, &san);
+Visit Replayer::san_move(std::string_view token, const San& san, std::uint64_t offset) {
+  impl_->add_move(token, offset, &san);
   return Visit::Continue;
 }
 
-Visit Replayer::nag(int nag, SourcePos) {
+Visit Replayer::nag(int nag, std::uint64_t) {
   Impl& s = *impl_;
   s.start();
   Frame& f = s.frames.back();
@@ -373,7 +379,7 @@ Visit Replayer::nag(int nag, SourcePos) {
   return Visit::Continue;
 }
 
-Visit Replayer::comment(std::string_view text, SourcePos) {
+Visit Replayer::comment(std::string_view text, std::uint64_t) {
   Impl& s = *impl_;
   s.start();
   Frame& f = s.frames.back();
@@ -382,9 +388,9 @@ Visit Replayer::comment(std::string_view text, SourcePos) {
   return Visit::Continue;
 }
 
-Visit Replayer::begin_variation(SourcePos pos) { return impl_->open_variation(pos); }
+Visit Replayer::begin_variation(std::uint64_t offset) { return impl_->open_variation(offset); }
 void Replayer::end_variation() { impl_->close_variation(); }
-void Replayer::result(std::string_view text, SourcePos) { impl_->rec.result = text; }
+void Replayer::result(std::string_view text, std::uint64_t) { impl_->rec.result = text; }
 
 Visit Replayer::end_game(const pgn::GameEnd& end) {
   Impl& s = *impl_;

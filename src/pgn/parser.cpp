@@ -1,11 +1,10 @@
 // Runs the PEGTL grammar over one game chunk and turns matches into visitor
 // events. The grammar stays in this file so users never compile it.
-#include <bit>
 #include <charconv>
-#include <cstring>
 
 #include "qipu/grammar/pgn.hpp"
 #include "qipu/notation/san.hpp"
+#include "qipu/pgn/line_counter.hpp"
 #include "qipu/pgn/reader.hpp"
 
 namespace qipu::pgn {
@@ -20,64 +19,6 @@ struct GameError {
     std::string message;
 };
 
-// Turns pointers into SourcePos; moves forward incrementally because events
-// come in text order (it restarts from the chunk start if asked to go back).
-class Tracker {
-public:
-    void reset(const RawGame& raw) {
-        raw_ = &raw;
-        at_ = raw.text.data();
-        line_ = raw.line;
-        col_ = raw.column;
-    }
-    SourcePos pos(const char* p) {
-        if (p < at_) reset(*raw_);
-        const char* base = raw_->text.data();
-        // Eight ASCII bytes without line breaks at a time (all in 0x0E..0x7F).
-        while (p - at_ >= 8) {
-            std::uint64_t w;
-            std::memcpy(&w, at_, 8);
-            if (!plain_ascii(w)) break;
-            col_ += 8;
-            at_ += 8;
-        }
-        // Most calls step over a few bytes ("e4 "): test them as the tail of the word
-        // that ends at p, its other bytes masked to spaces.
-        auto n = static_cast<unsigned>(p - at_);
-        if constexpr (std::endian::native == std::endian::little) {
-            if (n > 0 && n < 8 && p - base >= 8) {
-                std::uint64_t w;
-                std::memcpy(&w, p - 8, 8);
-                std::uint64_t keep = ~0ull << (8 * (8 - n));
-                if (plain_ascii((w & keep) | (0x2020202020202020ull & ~keep))) {
-                    col_ += n;
-                    at_ = p;
-                }
-            }
-        }
-        for (; at_ < p; ++at_) {
-            auto c = static_cast<unsigned char>(*at_);
-            if (c <= '\r' && (c == '\n' || c == '\r')) {
-                // An LF right after a CR ends the same line.
-                if (c == '\r' || at_ == base || at_[-1] != '\r') ++line_;
-                col_ = 0;
-            }
-            col_ += (c & 0xC0) != 0x80;
-        }
-        return {line_, col_, raw_->byte_offset + static_cast<std::uint64_t>(p - raw_->text.data())};
-    }
-
-private:
-    // No byte of w is a control character (line breaks among them) or non-ASCII.
-    static bool plain_ascii(std::uint64_t w) {
-        constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
-        return ((w | ((w - kOnes * 14) & ~w)) & kHigh) == 0;
-    }
-    const RawGame* raw_ = nullptr;
-    const char* at_ = nullptr;
-    std::uint32_t line_ = 1, col_ = 1;
-};
-
 // Everything the actions need while one game is parsed.
 struct State {
     State(const ReaderOptions& o, const g::WordTable& w) : opts(o), words(w) {}
@@ -86,7 +27,7 @@ struct State {
     Visitor* v = nullptr;
     ReadStats* stats = nullptr;
     const RawGame* raw = nullptr;
-    Tracker tracker;
+    LineCounter lines;  // only for syntax errors: events carry offsets
     std::string scratch;  // unescaped tag values; reused across games
     std::string_view tag_name, tag_value;
     bool begun = false, skip_game = false, stop = false;
@@ -97,10 +38,15 @@ struct State {
         v = &vis;
         stats = &st;
         raw = &r;
-        tracker.reset(r);
+        lines = LineCounter(r.text, start_pos());
         begun = skip_game = stop = false;
         depth = skip_depth = 0;
         errors = 0;
+    }
+
+    SourcePos start_pos() const { return {raw->line, raw->column, raw->byte_offset}; }
+    std::uint64_t offset(const char* p) const {
+        return raw->byte_offset + static_cast<std::uint64_t>(p - raw->text.data());
     }
 
     // Calls begin_game before the first event; false while events are muted.
@@ -108,7 +54,7 @@ struct State {
         if (!begun) {
             begun = true;
             ++stats->games;
-            GameInfo info{raw->index, SourcePos{raw->line, raw->column, raw->byte_offset}};
+            GameInfo info{raw->index, start_pos(), raw->text};
             follow(v->begin_game(info));
         }
         return !skip_game && skip_depth == 0;
@@ -121,14 +67,14 @@ struct State {
         if (opts.junk_as_game) live();
         ++errors;
         ++stats->errors;
-        v->syntax_error(SyntaxError{raw->index, tracker.pos(at), std::move(message), warning});
+        v->syntax_error(SyntaxError{raw->index, lines.at(offset(at)), std::move(message), warning});
     }
     void open_variation(const char* at) {
         if (depth >= opts.max_variation_depth)
             throw GameError{at, "variations nested deeper than " + std::to_string(opts.max_variation_depth)};
         ++depth;
         if (!live()) return;
-        Visit r = v->begin_variation(tracker.pos(at));
+        Visit r = v->begin_variation(offset(at));
         if (r == Visit::Skip) skip_depth = depth;
         else follow(r);
     }
@@ -185,7 +131,7 @@ template <>
 struct action<g::tag_pair> {
     template <typename In>
     static void apply(const In& in, State& st) {
-        if (st.live()) st.follow(st.v->tag(st.tag_name, st.unescape(st.tag_value), st.tracker.pos(in.begin())));
+        if (st.live()) st.follow(st.v->tag(st.tag_name, st.unescape(st.tag_value), st.offset(in.begin())));
     }
 };
 template <>
@@ -199,7 +145,7 @@ template <>
 struct action<g::san_move> {
     template <typename In>
     static void apply(const In& in, State& st) {
-        if (st.live()) st.follow(st.v->move(in.string_view(), st.tracker.pos(in.begin())));
+        if (st.live()) st.follow(st.v->move(in.string_view(), st.offset(in.begin())));
     }
 };
 template <>
@@ -210,7 +156,7 @@ struct action<g::glyph> {
         int nag = 0;
         for (int k = 0; k < 6; ++k)
             if (in.string_view() == kGlyphs[k]) nag = k + 1;
-        if (st.live()) st.follow(st.v->nag(nag, st.tracker.pos(in.begin())));
+        if (st.live()) st.follow(st.v->nag(nag, st.offset(in.begin())));
     }
 };
 template <>
@@ -222,7 +168,7 @@ struct action<g::nag> {
         if (ec != std::errc() || value > 255) {
             st.error(in.begin(), "NAG " + quoted(in.string_view()) + " out of range: expected $0 to $255");
         } else if (st.live()) {
-            st.follow(st.v->nag(value, st.tracker.pos(in.begin())));
+            st.follow(st.v->nag(value, st.offset(in.begin())));
         }
     }
 };
@@ -230,7 +176,7 @@ template <>
 struct action<g::comment_text> {
     template <typename In>
     static void apply(const In& in, State& st) {
-        if (st.live()) st.follow(st.v->comment(in.string_view(), st.tracker.pos(in.begin() - 1)));
+        if (st.live()) st.follow(st.v->comment(in.string_view(), st.offset(in.begin() - 1)));
     }
 };
 template <>
@@ -250,7 +196,7 @@ struct action<g::result_token> {
     template <typename In>
     static void apply(const In& in, State& st) {
         const g::ResultWord* r = g::result_at(in.begin(), in.end());
-        if (st.live()) st.v->result(r->normal, st.tracker.pos(in.begin()));
+        if (st.live()) st.v->result(r->normal, st.offset(in.begin()));
     }
 };
 template <>
@@ -281,7 +227,7 @@ struct action<g::unknown_token> {
                                      ": expected a move, move number, NAG, comment, variation or result");
             return;
         }
-        if (st.live()) st.follow(st.v->move(text, st.tracker.pos(in.begin())));
+        if (st.live()) st.follow(st.v->move(text, st.offset(in.begin())));
     }
 };
 template <>
@@ -340,13 +286,13 @@ const char* skim_movetext(const char* p, const char* end, State& st) {
         }
         San san;
         if (std::size_t n = plain_san_length(p, end, san)) {
-            if (st.live()) st.follow(st.v->san_move({p, n}, san, st.tracker.pos(p)));
+            if (st.live()) st.follow(st.v->san_move({p, n}, san, st.offset(p)));
             p += n;
             continue;
         }
         std::size_t n = g::move_length(p, end, st.words);
         if (n == 0) break;
-        if (st.live()) st.follow(st.v->move({p, n}, st.tracker.pos(p)));
+        if (st.live()) st.follow(st.v->move({p, n}, st.offset(p)));
         p += n;
     }
     return p;
@@ -370,7 +316,7 @@ Visit GameParser::parse(const RawGame& raw, Visitor& v, ReadStats& stats) {
     st.start(raw, v, stats);
     if (!raw.problem.empty()) {
         ++stats.errors;
-        v.syntax_error(SyntaxError{raw.index, SourcePos{raw.line, raw.column, raw.byte_offset}, raw.problem});
+        v.syntax_error(SyntaxError{raw.index, st.start_pos(), raw.problem});
         return Visit::Continue;
     }
     if (raw.invalid_bytes > 0)

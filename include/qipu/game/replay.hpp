@@ -37,14 +37,14 @@ class Replayer : public pgn::Visitor {
   ~Replayer() override;
 
   pgn::Visit begin_game(const pgn::GameInfo& info) override;
-  pgn::Visit tag(std::string_view name, std::string_view value, pgn::SourcePos pos) override;
-  pgn::Visit move(std::string_view token, pgn::SourcePos pos) override;
-  pgn::Visit san_move(std::string_view token, const San& san, pgn::SourcePos pos) override;
-  pgn::Visit nag(int nag, pgn::SourcePos pos) override;
-  pgn::Visit comment(std::string_view text, pgn::SourcePos pos) override;
-  pgn::Visit begin_variation(pgn::SourcePos pos) override;
+  pgn::Visit tag(std::string_view name, std::string_view value, std::uint64_t offset) override;
+  pgn::Visit move(std::string_view token, std::uint64_t offset) override;
+  pgn::Visit san_move(std::string_view token, const San& san, std::uint64_t offset) override;
+  pgn::Visit nag(int nag, std::uint64_t offset) override;
+  pgn::Visit comment(std::string_view text, std::uint64_t offset) override;
+  pgn::Visit begin_variation(std::uint64_t offset) override;
   void end_variation() override;
-  void result(std::string_view text, pgn::SourcePos pos) override;
+  void result(std::string_view text, std::uint64_t offset) override;
   pgn::Visit end_game(const pgn::GameEnd& end) override;
   void syntax_error(const pgn::SyntaxError& error) override;
 

@@ -1,6 +1,8 @@
 // Streaming visitor interface of the PGN reader (in the style of pgn-reader).
 // The reader knows nothing of chess legality: it hands over tokens as text.
-// All strings are UTF-8 and borrowed: valid only during the call.
+// All strings are UTF-8 and borrowed: valid only during the call. Events give where
+// their token starts as a byte offset in the decoded input; a LineCounter over
+// GameInfo::text turns it into a line and column (a scan, so only when needed).
 #pragma once
 
 #include <cstdint>
@@ -30,6 +32,7 @@ enum class Visit { Continue, Skip, Stop };
 struct GameInfo {
     std::uint64_t index = 0;  // ordinal of the game chunk in the input, from 1
     SourcePos start;          // where the game's text starts
+    std::string_view text;    // the game's text as decoded (as GameEnd::raw), for a LineCounter
 };
 
 struct GameEnd {
@@ -52,23 +55,23 @@ public:
     virtual void encoding(std::string_view /*name*/) {}
     virtual Visit begin_game(const GameInfo&) { return Visit::Continue; }
     // value has its \" and \\ escapes removed.
-    virtual Visit tag(std::string_view /*name*/, std::string_view /*value*/, SourcePos) {
+    virtual Visit tag(std::string_view /*name*/, std::string_view /*value*/, std::uint64_t /*offset*/) {
         return Visit::Continue;
     }
     // The move token unchanged (check marks included, glyphs excluded).
-    virtual Visit move(std::string_view /*token*/, SourcePos) { return Visit::Continue; }
+    virtual Visit move(std::string_view /*token*/, std::uint64_t /*offset*/) { return Visit::Continue; }
     // A move token of the usual SAN shape (Nf3, exd5, e8=Q+), already read by the reader's
     // fast path into `san` (parse_plain_san's reading, as pgn-reader hands over SanPlus).
     // Passed on as text unless the visitor wants the reading.
-    virtual Visit san_move(std::string_view token, const San& /*san*/, SourcePos pos) { return move(token, pos); }
+    virtual Visit san_move(std::string_view token, const San& /*san*/, std::uint64_t offset) { return move(token, offset); }
     // $n and suffix glyphs (! ? !! ?? !? ?! as 1..6).
-    virtual Visit nag(int /*nag*/, SourcePos) { return Visit::Continue; }
+    virtual Visit nag(int /*nag*/, std::uint64_t /*offset*/) { return Visit::Continue; }
     // Text between { and } (unchanged) or after ; up to the end of the line.
-    virtual Visit comment(std::string_view /*text*/, SourcePos) { return Visit::Continue; }
-    virtual Visit begin_variation(SourcePos) { return Visit::Continue; }
+    virtual Visit comment(std::string_view /*text*/, std::uint64_t /*offset*/) { return Visit::Continue; }
+    virtual Visit begin_variation(std::uint64_t /*offset*/) { return Visit::Continue; }
     virtual void end_variation() {}
     // "1-0", "0-1", "1/2-1/2" or "*" (½-½ and Chinese results are normalised).
-    virtual void result(std::string_view /*text*/, SourcePos) {}
+    virtual void result(std::string_view /*text*/, std::uint64_t /*offset*/) {}
     virtual Visit end_game(const GameEnd&) { return Visit::Continue; }
     virtual void syntax_error(const SyntaxError&) {}
 };
