@@ -314,6 +314,22 @@ TEST_CASE("pgn positions with LF, CRLF, CR-only, tabs and UTF-8", "[pgn]") {
     CHECK(events_at("{\xE7\x8E\x8B\n\xE7\x8E\x8B} e4 *") == "G1 {\xE7\x8E\x8B\n\xE7\x8E\x8B}@1:1 e4@2:4 =*@2:7 /G");
 }
 
+TEST_CASE("pgn LineCounter: any order of offsets, long ASCII runs, clamped", "[pgn]") {
+    // A game starting at line 7, column 3, byte 100 of its input.
+    std::string text = "[A \"1\"]\r\n" + std::string(40, 'x') + "\n\xE7\x8E\x8B e4";
+    LineCounter lines(text, {7, 3, 100});
+    auto at = [&](std::uint64_t offset) {
+        SourcePos p = lines.at(offset);
+        return std::to_string(p.line) + ":" + std::to_string(p.column) + "@" + std::to_string(p.offset);
+    };
+    std::uint64_t e4 = 100 + text.size() - 2;
+    CHECK(at(e4) == "9:3@" + std::to_string(e4));  // after a 3-byte character: column 3
+    CHECK(at(100 + 9 + 40) == "8:41@149");         // backwards: counted again from the start
+    CHECK(at(103) == "7:6@103");
+    CHECK(at(50) == "7:3@100");                    // before the game: its start
+    CHECK(at(e4 + 1000) == at(100 + text.size())); // past the end: the end
+}
+
 TEST_CASE("pgn game info and raw text", "[pgn]") {
     Recorder r;
     std::string text = "[Event \"a\"]\n1. e4 *\n\n[Event \"b\"]\n1. d4 *\n";
