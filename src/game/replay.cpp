@@ -162,8 +162,12 @@ struct Replayer::Impl {
     const Position& now = f.state.position();
     // Fast path: plain English SAN in a game not written in another language.
     if (!preferred || preferred == &english()) {
-      if (std::optional<San> san = plain ? *plain : english_san(token)) {
-        if (Move m = find_move(now, *san); !m.is_none()) return play(f, node, *san, m, offset, token);
+      // Not copied: the reader wrote its San a byte at a time, and a wider load of those
+      // fresh bytes would wait for the stores (a store-forwarding stall, seen with perf).
+      std::optional<San> read;
+      if (!plain && (read = english_san(token))) plain = &*read;
+      if (plain) {
+        if (Move m = find_move(now, *plain); !m.is_none()) return play(f, node, *plain, m, offset, token);
       }
     }
     if (special_token(f, token, offset)) return;
