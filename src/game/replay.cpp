@@ -223,8 +223,9 @@ struct Replayer::Impl {
   }
 
   // Plays the move in place: no copy of the position per move (variations recompute
-  // the position they start from when they open).
-  void play(Frame& f, MoveNode& node, const San& san, Move m, std::uint64_t offset, std::string_view token) {
+  // the position they start from when they open). The move by reference: by value, GCC
+  // spilled its two bytes and read them back as eight, a load that waits on the store.
+  void play(Frame& f, MoveNode& node, const San& san, const Move& m, std::uint64_t offset, std::string_view token) {
     const Position& before = f.state.position();
     SanShape shape = san_shape(before, m, san);
     if (!usual_form(san)) check_form(san, shape, before, m, offset, token);
