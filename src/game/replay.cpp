@@ -150,6 +150,7 @@ struct Replayer::Impl {
   }
 
   // `plain`: the reader's reading of a token of the usual SAN shape, when it made one.
+  // The common path, kept small; every other token goes to add_other_move.
   void add_move(std::string_view token, std::uint64_t offset, const San* plain = nullptr) {
     start();
     Frame& f = frames.back();
@@ -159,15 +160,21 @@ struct Replayer::Impl {
       node.annotate().token = cut_text(token, MaxKeptText);
       return;
     }
+    // Plain English SAN in a game not written in another language. The reader's San is
+    // used in place: it was written a byte at a time, and a copy's wider load of those
+    // fresh bytes would wait for the stores (a store-forwarding stall, seen with perf).
+    bool english_game = !preferred || preferred == &english();
+    if (english_game && plain) {
+      if (Move m = find_move(f.state.position(), *plain); !m.is_none()) return play(f, node, *plain, m, offset, token);
+    }
+    add_other_move(f, node, token, offset, english_game && !plain);
+  }
+
+  [[gnu::noinline]] void add_other_move(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset, bool try_english) {
     const Position& now = f.state.position();
-    // Fast path: plain English SAN in a game not written in another language.
-    if (!preferred || preferred == &english()) {
-      // Not copied: the reader wrote its San a byte at a time, and a wider load of those
-      // fresh bytes would wait for the stores (a store-forwarding stall, seen with perf).
-      std::optional<San> read;
-      if (!plain && (read = english_san(token))) plain = &*read;
-      if (plain) {
-        if (Move m = find_move(now, *plain); !m.is_none()) return play(f, node, *plain, m, offset, token);
+    if (try_english) {
+      if (std::optional<San> san = english_san(token)) {
+        if (Move m = find_move(now, *san); !m.is_none()) return play(f, node, *san, m, offset, token);
       }
     }
     if (special_token(f, token, offset)) return;

@@ -49,15 +49,16 @@ struct State {
         return raw->byte_offset + static_cast<std::uint64_t>(p - raw->text.data());
     }
 
-    // Calls begin_game before the first event; false while events are muted.
+    // Calls begin_game before the first event; false while events are muted. Runs for
+    // every token, so the call to begin_game stays out of line.
     bool live() {
-        if (!begun) {
-            begun = true;
-            ++stats->games;
-            GameInfo info{raw->index, start_pos(), raw->text};
-            follow(v->begin_game(info));
-        }
+        if (!begun) [[unlikely]] begin();
         return !skip_game && skip_depth == 0;
+    }
+    [[gnu::noinline]] void begin() {
+        begun = true;
+        ++stats->games;
+        follow(v->begin_game(GameInfo{raw->index, start_pos(), raw->text}));
     }
     void follow(Visit r) {
         if (r == Visit::Skip) skip_game = true;
