@@ -258,16 +258,21 @@ TEST_CASE("replay: warnings about tags and results", "[game]") {
       return pgn::Visit::Continue;
     });
     r.begin_game({1, {1, 1, 0}, {}});
-    r.tag("Event", "x", 0);
-    r.tag("White", "A", 12);
+    // Names of one length and first letter (Black, Board, Bxxxx) are not duplicates.
+    for (std::string_view name : {"Event", "Black", "White", "Board", "White", "Bxxxx", "Black", "Board", "Date", ""})
+      r.tag(name, "A", 0);
     r.tag("White", "B", 24);
     r.move("e4", 40);
     r.result("*", 43);
     r.end_game({1, "", 0});
     REQUIRE(out.size() == 1);
     CHECK(out[0].valid());
-    CHECK(find(out[0], "duplicate tag White").size() == 1);
+    CHECK(find(out[0], "duplicate tag").size() == 4);  // White twice after the first, Black, Board
+    CHECK(find(out[0], "duplicate tag White").size() == 2);
+    CHECK(find(out[0], "duplicate tag Black").size() == 1);
+    CHECK(find(out[0], "duplicate tag Board").size() == 1);
     CHECK(out[0].tag("White") == "A");
+    CHECK(out[0].tag("Bxxxx") == "A");
   }
   SECTION("malformed Date") {
     for (std::string d : {"2019/12/28", "2019.13.01", "19.12.28", "2019.12.32", "yesterday"}) {

@@ -304,13 +304,27 @@ struct Replayer::Impl {
     }
   }
 
+  // Each name is compared with the earlier ones only when one of them has its length
+  // and first byte: nearly always none has.
+  void report_duplicate_tags() {
+    const auto& tags = rec.tags;
+    std::uint64_t seen = 0;
+    for (std::size_t i = 0; i < tags.size(); ++i) {
+      const std::string& name = tags[i].first;
+      std::uint64_t bit = std::uint64_t{1} << ((name.size() * 7 + (name.empty() ? 0 : name[0])) & 63);
+      if (seen & bit) {
+        for (std::size_t j = 0; j < i; ++j)
+          if (same_name(tags[j].first, name)) {
+            diagnose(false, rec.start, 0, {}, "duplicate tag " + name);
+            break;
+          }
+      }
+      seen |= bit;
+    }
+  }
+
   void finish_tag_checks() {
-    for (std::size_t i = 0; i < rec.tags.size(); ++i)
-      for (std::size_t j = 0; j < i; ++j)
-        if (rec.tags[i].first == rec.tags[j].first) {
-          diagnose(false, rec.start, 0, {}, "duplicate tag " + rec.tags[i].first);
-          break;
-        }
+    report_duplicate_tags();
     if (std::string_view d = rec.tag("Date"); !d.empty() && !date_well_formed(d))
       diagnose(false, rec.start, 0, {}, "malformed Date \"" + std::string(d) + "\": expected YYYY.MM.DD with ? for unknown digits");
     if (std::string_view pc = rec.tag("PlyCount"); !pc.empty() && !frames.front().broken) {
@@ -368,7 +382,7 @@ Visit Replayer::tag(std::string_view name, std::string_view value, std::uint64_t
                                           " bytes: expected at most " + std::to_string(MaxKeptText));
   auto& tags = impl_->rec.tags;
   if (tags.empty()) tags.reserve(16);  // most games have 7 to 16 tags
-  tags.emplace_back(std::string(name), std::string(cut_text(value, MaxKeptText)));
+  tags.emplace_back(name, cut_text(value, MaxKeptText));
   return Visit::Continue;
 }
 

@@ -74,6 +74,9 @@ struct GameRecord {
   [[nodiscard]] int plies() const;
 };
 
+// Tag names compared as the PGN standard does: case-sensitive, byte for byte.
+bool same_name(std::string_view a, std::string_view b);
+
 // Sets rec.start_position (and start_fen) from the Variant, SetUp and FEN tags. Returns
 // what is wrong with them, or an empty string. With `repairs`, slips in the FEN's clocks
 // are accepted and described there (see Position::from_fen).
