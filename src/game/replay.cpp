@@ -115,9 +115,15 @@ struct Replayer::Impl {
     return {2 * (fullmove - 1) + (side == Black) + 1, fullmove, side};
   }
 
-  // Style departures are errors in strict mode, warnings otherwise.
-  void report_style(const MovePlace& at, std::uint64_t offset, std::string_view token, std::string msg) {
+  // Style departures are errors in strict mode, warnings otherwise. Reports are out of
+  // line (as check_form): strings built inside play() made every move save and restore
+  // registers it does not need.
+  [[gnu::noinline]] void report_style(const MovePlace& at, std::uint64_t offset, std::string_view token, std::string msg) {
     diagnose(options.strict, offset, at.ply, numbered_move(at.fullmove, at.side, token), std::move(msg));
+  }
+
+  [[gnu::noinline]] void report_suffix(const MovePlace& at, std::uint64_t offset, std::string_view token, San::Suffix written, San::Suffix actual) {
+    report_style(at, offset, token, suffix_problem(written, actual));
   }
 
   // No style flag and no origin a rival could make superfluous: nothing for check_form.
@@ -126,7 +132,7 @@ struct Replayer::Impl {
   }
 
   // How the move is written, judged on the position before it.
-  void check_form(const San& san, const SanShape& shape, const Position& before, Move m, std::uint64_t offset, std::string_view token) {
+  [[gnu::noinline]] void check_form(const San& san, const SanShape& shape, const Position& before, Move m, std::uint64_t offset, std::string_view token) {
     MovePlace at = place_of(before);
     auto report = [&](std::string msg) { report_style(at, offset, token, std::move(msg)); };
     if (san.style & StyleZeroCastling) report("castling written with zeros: expected O-O or O-O-O");
@@ -156,10 +162,7 @@ struct Replayer::Impl {
     Frame& f = frames.back();
     MoveNode& node = f.line->emplace_back();
     take_pending(node);
-    if (f.broken) {
-      node.annotate().token = cut_text(token, MaxKeptText);
-      return;
-    }
+    if (f.broken) return keep_text(node, token);
     // Plain English SAN in a game not written in another language. The reader's San is
     // used in place: it was written a byte at a time, and a copy's wider load of those
     // fresh bytes would wait for the stores (a store-forwarding stall, seen with perf).
@@ -242,11 +245,15 @@ struct Replayer::Impl {
     node.move = m;
     node.shape = shape;
     if (san.suffix != shape.suffix)
-      report_style(place_before(f.state.position()), offset, token, suffix_problem(san.suffix, shape.suffix));
+      report_suffix(place_before(f.state.position()), offset, token, san.suffix, shape.suffix);
   }
 
   static void break_line(Frame& f, MoveNode& node, std::string_view token) {
     f.broken = true;
+    keep_text(node, token);
+  }
+  // A token not replayed is kept as text, to be written back.
+  [[gnu::noinline]] static void keep_text(MoveNode& node, std::string_view token) {
     node.annotate().token = cut_text(token, MaxKeptText);
   }
 
