@@ -85,7 +85,17 @@ template <> inline constexpr const char* error_message<comment_text> =
 struct comment : if_must<one<'{'>, comment_text, one<'}'>> {};
 
 // ---- tag pairs -----------------------------------------------------------------
-struct tag_name : plus<pegtl::ascii::ranges<'a', 'z', 'A', 'Z', '0', '9', '_', '_', '+', '+', '#', '#', '=', '=', ':', ':', '-', '.'>> {};  // '-' '.' and '/' between them
+// Letters, digits and _ + # = : - . (see tag_name_length).
+struct tag_name {
+    using rule_t = tag_name;
+    using subs_t = pegtl::empty_list;
+    template <typename ParseInput>
+    static bool match(ParseInput& in) {
+        std::size_t n = tag_name_length(in.current(), in.end());
+        in.bump(n);
+        return n > 0;
+    }
+};
 // The text between the quotes (possibly empty); see tag_value_length.
 struct tag_value {
     using rule_t = tag_value;
@@ -169,6 +179,8 @@ template <typename Name>
 struct analyze_traits<Name, qipu::grammar::pgn::comment_text> : analyze_opt_traits<> {};
 template <typename Name>
 struct analyze_traits<Name, qipu::grammar::pgn::tag_value> : analyze_opt_traits<> {};
+template <typename Name>
+struct analyze_traits<Name, qipu::grammar::pgn::tag_name> : analyze_any_traits<> {};
 template <typename Name>
 struct analyze_traits<Name, qipu::grammar::pgn::san_move> : analyze_any_traits<> {};
 template <typename Name>

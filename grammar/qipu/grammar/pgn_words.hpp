@@ -198,14 +198,33 @@ inline const ResultWord* result_at(const char* p, const char* end) {
     return nullptr;
 }
 
+// A set of bytes as a table: one load to test a byte, where a chain of compares is slow
+// on the long runs of ordinary bytes in tag names and values.
+struct ByteSet {
+    bool has[256];
+    constexpr explicit ByteSet(std::string_view bytes) : has{} {
+        for (char c : bytes) has[static_cast<unsigned char>(c)] = true;
+    }
+    constexpr bool operator[](char c) const { return has[static_cast<unsigned char>(c)]; }
+};
+inline constexpr ByteSet kTagValueStops("\\\"\n\r");
+inline constexpr ByteSet kTagNameChars(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+#=:-.");
+
+// Length of the tag name at p (letters, digits and _ + # = : - .), 0 if none.
+inline std::size_t tag_name_length(const char* p, const char* end) {
+    const char* q = p;
+    while (q < end && kTagNameChars[*q]) ++q;
+    return static_cast<std::size_t>(q - p);
+}
+
 // Length of a tag value after its opening quote, up to (not including) the
 // closing quote. Escapes \" and \\ are skipped; an unescaped quote closes the
 // value only if a ] follows it (spaces allowed), so [Event "The "Big" Game"]
 // still reads. Returns npos if the line ends first.
 inline std::size_t tag_value_length(const char* p, const char* end) {
     for (const char* q = p; q < end; ++q) {
-        char c = *q;
-        if (c != '\\' && c != '"' && c != '\n' && c != '\r') continue;
+        if (!kTagValueStops[*q]) continue;
         if (*q == '\\' && q + 1 < end && q[1] != '\n' && q[1] != '\r') {
             ++q;
         } else if (*q == '"') {
