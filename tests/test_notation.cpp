@@ -548,3 +548,113 @@ TEST_CASE("parse_san: the one-pass reading of common moves equals the general on
     CHECK(same(parse_san(t).san, parse_san(t + "!").san));
   }
 }
+
+namespace {
+
+// The positions of the mainlines, as replayed by resolve_san.
+struct PositionCollector : pgn::Visitor {
+  std::vector<Position> positions;
+  Position pos;
+  bool dead = false;
+  pgn::Visit begin_game(const pgn::GameInfo&) override {
+    pos = Position();
+    dead = false;
+    return pgn::Visit::Continue;
+  }
+  pgn::Visit tag(std::string_view name, std::string_view value, pgn::SourcePos) override {
+    if (name == "FEN") {
+      FenResult r = Position::from_fen(value);
+      if (r) pos = *r.position;
+      else dead = true;
+    }
+    return pgn::Visit::Continue;
+  }
+  pgn::Visit begin_variation(pgn::SourcePos) override { return pgn::Visit::Skip; }
+  pgn::Visit move(std::string_view token, pgn::SourcePos) override {
+    if (dead) return pgn::Visit::Continue;
+    SanParse s = parse_san(token);
+    Move m = s.san ? resolve_san(pos, *s.san).move : Move::none();
+    if (m.is_none()) dead = true;
+    else positions.push_back(pos), pos.play(m);
+    return pgn::Visit::Continue;
+  }
+};
+
+// The move a SAN names among the generated legal moves, or none when it names none or
+// several: SAN's rules written out over move generation, without find_move's geometry.
+Move named_by(const Position& pos, const MoveList& legal, const San& san) {
+  Move found = Move::none();
+  int count = 0;
+  for (Move m : legal) {
+    Square from = m.from();
+    if (m.kind() == MoveKind::Castling || type_of(pos.piece_on(from)) != san.piece || m.to() != san.to) continue;
+    if ((san.from_file >= 0 && file_of(from) != san.from_file) || (san.from_rank >= 0 && rank_of(from) != san.from_rank)) continue;
+    PieceType promotion = m.kind() == MoveKind::Promotion ? m.promotion() : NoPieceType;
+    if (san.piece == Pawn && ((file_of(from) != file_of(m.to())) != san.capture || promotion != san.promotion)) continue;
+    found = m, ++count;
+  }
+  return count == 1 ? found : Move::none();
+}
+
+// SANs worth asking about in a position: every piece to every square, with and without
+// the origin of each legal move; every pawn push and capture, with promotions.
+std::vector<San> probe_sans(const Position& pos, const MoveList& legal) {
+  std::vector<San> sans;
+  for (int sq = 0; sq < 64; ++sq) {
+    San san;
+    san.to = Square(sq);
+    for (PieceType piece : {Knight, Bishop, Rook, Queen, King}) san.piece = piece, sans.push_back(san);
+    san.piece = Pawn;
+    for (PieceType promotion : {NoPieceType, Queen, Knight}) {
+      san.promotion = promotion;
+      san.capture = false, san.from_file = -1;
+      sans.push_back(san);
+      san.capture = true;
+      for (int df : {-1, 1})
+        if (int f = file_of(Square(sq)) + df; f >= 0 && f < 8) san.from_file = std::int8_t(f), sans.push_back(san);
+    }
+  }
+  for (Move m : legal) {
+    PieceType piece = type_of(pos.piece_on(m.from()));
+    if (piece == Pawn || m.kind() == MoveKind::Castling) continue;
+    San san;
+    san.piece = piece, san.to = m.to();
+    san.from_file = std::int8_t(file_of(m.from())), sans.push_back(san);
+    san.from_rank = std::int8_t(rank_of(m.from())), sans.push_back(san);
+    san.from_file = -1, sans.push_back(san);
+  }
+  return sans;
+}
+
+}  // namespace
+
+// find_move and resolve_san find the piece by geometry and test it for king safety, with
+// shortcuts for the usual single candidate; move generation is the independent answer.
+TEST_CASE("find_move names the move generation finds, on every corpus position", "[notation][corpus]") {
+  PositionCollector c;
+  for (const char* f : {"/corpora/real/lichess-twic/pgn-reader__benches__twic1599_1000k.pgn",
+                        "/corpora/real/chesscom/cancer0707.pgn"})
+    pgn::read_pgn_file(std::string(QIPU_SHARED) + f, c);
+  REQUIRE(c.positions.size() > 50000);
+  long checked = 0, found = 0, mismatches = 0;
+  for (std::size_t i = 0; i < c.positions.size(); i += 5) {  // every fifth: a few seconds
+    const Position& pos = c.positions[i];
+    MoveList legal;
+    generate_legal(pos, legal);
+    for (const San& san : probe_sans(pos, legal)) {
+      Move expected = named_by(pos, legal, san);
+      Move fast = find_move(pos, san), general = resolve_san(pos, san).move;
+      ++checked, found += !expected.is_none();
+      if (fast == expected && general == expected) continue;
+      if (++mismatches <= 5) {
+        INFO(pos.fen() << " piece " << int(san.piece) << " to " << square_name(san.to) << " from file "
+                       << int(san.from_file) << " rank " << int(san.from_rank) << " promotion " << int(san.promotion));
+        CHECK(fast == expected);
+        CHECK(general == expected);
+      }
+    }
+  }
+  INFO(checked << " SANs, " << found << " naming a move");
+  CHECK(mismatches == 0);
+  CHECK(found > 3000000);
+}

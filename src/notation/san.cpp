@@ -190,19 +190,22 @@ const char* piece_name(PieceType t) {
 const char* color_name(Color c) { return c == White ? "White" : "Black"; }
 
 // Pieces of the named type that could move to `to` by geometry alone, ignoring pins
-// and checks: the first thing to tell the user when a move is illegal.
+// and checks (none when one of ours stands there): the first thing to tell the user when
+// a move is illegal.
 Bitboard geometric_movers(const Position& pos, const San& san) {
   Color us = pos.side_to_move();
+  Piece occupant = pos.piece_on(san.to);
+  if (occupant != NoPiece && color_of(occupant) == us) return 0;
   Bitboard movers = pos.pieces(us, san.piece);
   if (san.from_file >= 0) movers &= file_bb(san.from_file);
   if (san.from_rank >= 0) movers &= rank_bb(san.from_rank);
   if (san.piece != Pawn) return reaching(san.piece, san.to, movers, pos.pieces());
   Bitboard target = square_bb(san.to);
   if (san.capture) {
-    bool enemy = pos.piece_on(san.to) != NoPiece || san.to == pos.ep_square();
+    bool enemy = occupant != NoPiece || san.to == pos.ep_square();
     return enemy ? movers & pawn_attacks(~us, san.to) : 0;
   }
-  if (pos.piece_on(san.to) != NoPiece) return 0;
+  if (occupant != NoPiece) return 0;
   Bitboard one = us == White ? target >> 8 : target << 8;
   Bitboard result = movers & one;
   if (!(one & pos.pieces()) && relative_rank(us, san.to) == 3) result |= movers & (us == White ? one >> 8 : one << 8);
@@ -277,13 +280,11 @@ Move candidate_move(const Position& pos, const San& san, Square from) {
   return Move(from, san.to);
 }
 
-// Origins of the pieces that can legally make a normal move: the pieces that could by
-// geometry, each tested for king safety. `found` is the move of one of them.
-Bitboard legal_origins(const Position& pos, const San& san, Move& found) {
-  Piece target = pos.piece_on(san.to);
-  if (target != NoPiece && color_of(target) == pos.side_to_move()) return 0;
+// Origins of the `movers` (geometric_movers) that can legally make a normal move, each
+// tested for king safety. `found` is the move of one of them.
+Bitboard legal_origins(const Position& pos, const San& san, Bitboard movers, Move& found) {
   Bitboard legal = 0;
-  for (Bitboard movers = geometric_movers(pos, san); movers;) {
+  while (movers) {
     Move m = candidate_move(pos, san, pop_lsb(movers));
     if (m.is_none() || !pos.leaves_king_safe(m)) continue;
     found = m;
@@ -302,9 +303,15 @@ bool names_origin_square(const San& san) {
 
 Move find_move(const Position& pos, const San& san) {
   if (san.kind != San::Kind::Normal || names_origin_square(san)) return resolve_san(pos, san).move;
-  Move found = Move::none();
-  Bitboard legal = legal_origins(pos, san, found);
-  return legal && !more_than_one(legal) ? found : Move::none();
+  Bitboard movers = geometric_movers(pos, san);
+  if (more_than_one(movers)) {
+    Move found = Move::none();
+    Bitboard legal = legal_origins(pos, san, movers, found);
+    return legal && !more_than_one(legal) ? found : Move::none();
+  }
+  // One piece at most can go there, the usual case: one test of king safety.
+  Move m = movers ? candidate_move(pos, san, lsb(movers)) : Move::none();
+  return !m.is_none() && pos.leaves_king_safe(m) ? m : Move::none();
 }
 
 // Finds the pieces that could make the move by geometry, then tests each for king
@@ -335,7 +342,7 @@ SanResolution resolve_san(const Position& pos, const San& san) {
     }
   }
   Move found = Move::none();
-  Bitboard legal = legal_origins(pos, san, found);
+  Bitboard legal = legal_origins(pos, san, geometric_movers(pos, san), found);
   if (legal && !more_than_one(legal)) return {found, {}, false};
   if (legal) {
     std::string candidates;
