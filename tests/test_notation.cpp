@@ -540,12 +540,21 @@ TEST_CASE("parse_san: the one-pass reading of common moves equals the general on
                         "/corpora/real/chesscom/cancer0707.pgn", "/corpora/edge/pgn-extract/eco.pgn"})
     pgn::read_pgn_file(std::string(QIPU_SHARED) + f, c);
   for (std::string odd : {"e8=Q+", "exd8=N#", "Qh4e1", "Nbxd7", "R1e2", "ed5", "e2e4", "Pe4", "Ng1-f3", "e8Q", "exf6e.p.",
-                          "Kxe2++", "O-O", "0-0-0", "--", "Z0", "b8=K", "Nf3=Q", "x", "e", "+", "Bb", "a1xb2", "N1xe5+"})
+                          "Kxe2++", "O-O", "0-0-0", "--", "Z0", "b8=K", "Nf3=Q", "x", "e", "+", "Bb", "a1xb2", "N1xe5+",
+                          "Qh4xe1+", "Qh4xe1#", "Qh4xe1=Q", "exd8=Q+", "bxa8=N#", "e8=", "e8=Q++", "e2xd3", "Ng1f3", "Ng1xf3",
+                          "Nx4e5", "N4xe5", "e45", "Ne4e", "Nf3x", "exe5", "xd5", "Pxd5", "Cd5", "e8=P", "e8=K", "h", "Qa1b2c3"})
     c.tokens.push_back(odd);
   REQUIRE(c.tokens.size() > 100000);
   for (const auto& t : c.tokens) {
     INFO(t);
     CHECK(same(parse_san(t).san, parse_san(t + "!").san));
+    // The reader's path: the token at the start of longer text, then a delimiter.
+    std::string text = t + " 2. Nf3 Nc6";
+    San whole, in_text;
+    bool plain = parse_plain_san(t, whole);
+    std::size_t n = read_plain_san(text.data(), text.data() + text.size(), in_text);
+    CHECK((n == t.size()) == plain);
+    if (plain) CHECK(same(whole, in_text));
   }
 }
 

@@ -91,41 +91,50 @@ SanParse fail(std::string msg) { return {std::nullopt, std::move(msg)}; }
 // One pass forward over the few characters. The general reader below gives the same San
 // for these tokens.
 std::size_t read_plain_san(const char* p, const char* end, San& san) {
+  // The longest plain token and the byte after it take 8 bytes: with those at hand no
+  // read needs a bound check. Near the end, read a copy padded with NULs, which no token
+  // contains.
+  constexpr std::ptrdiff_t Window = 8;
+  if (end - p < Window) {
+    char padded[Window] = {};
+    std::memcpy(padded, p, std::size_t(end - p));
+    return read_plain_san(padded, padded + Window, san);
+  }
   san = San{};
   const char* q = p;
-  if (q < end && *q >= 'B' && *q <= 'R') {
+  if (*q >= 'B' && *q <= 'R') {
     PieceType piece = piece_from_letter(*q);
     if (piece == NoPieceType || piece == Pawn) return 0;
     san.piece = piece;
     ++q;
   }
   // The board part: [file][rank][x]square.
-  auto square_at = [end](const char* s) { return end - s >= 2 && is_file(s[0]) && is_rank(s[1]); };
+  auto square_at = [](const char* s) { return is_file(s[0]) && is_rank(s[1]); };
   if (square_at(q)) {
-    if (square_at(q + 2) || (end - q > 2 && q[2] == 'x' && square_at(q + 3))) {  // a full origin: Qh4xe1
+    if (square_at(q + 2) || (q[2] == 'x' && square_at(q + 3))) {  // a full origin: Qh4xe1
       san.from_file = std::int8_t(q[0] - 'a'), san.from_rank = std::int8_t(q[1] - '1');
       q += 2;
     }
-  } else if (q < end && is_file(*q)) {
+  } else if (is_file(*q)) {
     san.from_file = std::int8_t(*q++ - 'a');
-  } else if (q < end && is_rank(*q)) {
+  } else if (is_rank(*q)) {
     san.from_rank = std::int8_t(*q++ - '1');
   }
-  if (q < end && *q == 'x') san.capture = true, ++q;
+  if (*q == 'x') san.capture = true, ++q;
   if (!square_at(q)) return 0;
   san.to = make_square(q[0] - 'a', q[1] - '1');
   q += 2;
   if (san.piece == Pawn && (san.from_rank >= 0 || (san.from_file >= 0) != san.capture)) return 0;
-  if (end - q >= 2 && q[0] == '=') {
+  if (q[0] == '=') {
     PieceType promo = piece_from_letter(q[1]);
     if (san.piece != Pawn || promo == NoPieceType || promo == Pawn || promo == King) return 0;
     san.promotion = promo;
     q += 2;
   }
-  if (q < end && (*q == '+' || *q == '#')) {
+  if (*q == '+' || *q == '#') {
     san.suffix = *q == '+' ? San::Suffix::Check : San::Suffix::Mate;
     ++q;
-    if (q < end && (*q == '+' || *q == '#')) return 0;  // ++: a style the general reader reports
+    if (*q == '+' || *q == '#') return 0;  // ++: a style the general reader reports
   }
   return static_cast<std::size_t>(q - p);
 }
