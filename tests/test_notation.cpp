@@ -592,6 +592,12 @@ struct PositionCollector : pgn::Visitor {
 // The move a SAN names among the generated legal moves, or none when it names none or
 // several: SAN's rules written out over move generation, without find_move's geometry.
 Move named_by(const Position& pos, const MoveList& legal, const San& san) {
+  if (san.kind != San::Kind::Normal) {
+    Square rook = pos.castling_rook(castling_index(pos.side_to_move(), san.kind == San::Kind::CastleLong));
+    for (Move m : legal)
+      if (m.kind() == MoveKind::Castling && m.to() == rook) return m;
+    return Move::none();
+  }
   Move found = Move::none();
   int count = 0;
   for (Move m : legal) {
@@ -605,10 +611,12 @@ Move named_by(const Position& pos, const MoveList& legal, const San& san) {
   return count == 1 ? found : Move::none();
 }
 
-// SANs worth asking about in a position: every piece to every square, with and without
-// the origin of each legal move; every pawn push and capture, with promotions.
+// SANs worth asking about in a position: both castlings, every piece to every square,
+// with and without the origin of each legal move; every pawn push and capture, with
+// promotions.
 std::vector<San> probe_sans(const Position& pos, const MoveList& legal) {
-  std::vector<San> sans;
+  std::vector<San> sans(2);
+  sans[0].kind = San::Kind::CastleShort, sans[1].kind = San::Kind::CastleLong;
   for (int sq = 0; sq < 64; ++sq) {
     San san;
     san.to = Square(sq);

@@ -256,16 +256,14 @@ std::string explain_castling(const Position& pos, bool long_side) {
   return "cannot castle through or into check";
 }
 
+// Move generation's rule for castling, asked directly: the right, no check, and
+// Position::castling_legal for the squares.
 SanResolution resolve_castling(const Position& pos, bool long_side) {
   Color us = pos.side_to_move();
   int idx = castling_index(us, long_side);
-  if (pos.can_castle(std::uint8_t(1 << idx))) {
-    Square rook = pos.castling_rook(idx);
-    MoveList list;
-    generate_legal(pos, list, MoveFilter::only(King, square_bb(rook)));
-    for (Move m : list)
-      if (m.kind() == MoveKind::Castling) return {m, {}, false};
-  }
+  Square king = pos.king(us), rook = pos.castling_rook(idx);
+  if (pos.can_castle(std::uint8_t(1 << idx)) && !pos.in_check() && pos.castling_legal(king, rook))
+    return {Move(king, rook, MoveKind::Castling), {}, false};
   return {Move::none(), explain_castling(pos, long_side), false};
 }
 
