@@ -29,7 +29,8 @@ Bitboard reaching(PieceType type, Square to, Bitboard pieces, Bitboard occ) {
     case Bishop: return sliders_reaching(to, 0, pieces, occ);
     case Rook: return sliders_reaching(to, pieces, 0, occ);
     case Queen: return sliders_reaching(to, pieces, pieces, occ);
-    default: return pieces & attacks_of(type, to, occ);
+    case Knight: return pieces & knight_attacks(to);
+    default: return pieces & king_attacks(to);  // the king
   }
 }
 bool is_rank(char c) { return c >= '1' && c <= '8'; }
@@ -313,7 +314,8 @@ Bitboard legal_origins(const Position& pos, const San& san, Bitboard movers, Mov
 // Coordinate notation names no piece ("g1f3", "c1-b2", "e8g8" in pgn-extract's lalg and
 // uci output), only an origin square: read as a pawn move until the board says otherwise.
 bool names_origin_square(const San& san) {
-  return san.piece == Pawn && !(san.style & StylePawnLetter) && san.from_file >= 0 && san.from_rank >= 0;
+  // The rank first: SAN seldom gives one, so the usual move is told apart in one test.
+  return san.from_rank >= 0 && san.from_file >= 0 && san.piece == Pawn && !(san.style & StylePawnLetter);
 }
 
 }  // namespace
