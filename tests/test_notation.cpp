@@ -543,11 +543,138 @@ TEST_CASE("parse_san: the one-pass reading of common moves equals the general on
                         "/corpora/real/chesscom/cancer0707.pgn", "/corpora/edge/pgn-extract/eco.pgn"})
     pgn::read_pgn_file(std::string(QIPU_SHARED) + f, c);
   for (std::string odd : {"e8=Q+", "exd8=N#", "Qh4e1", "Nbxd7", "R1e2", "ed5", "e2e4", "Pe4", "Ng1-f3", "e8Q", "exf6e.p.",
-                          "Kxe2++", "O-O", "0-0-0", "--", "Z0", "b8=K", "Nf3=Q", "x", "e", "+", "Bb", "a1xb2", "N1xe5+"})
+                          "Kxe2++", "O-O", "0-0-0", "--", "Z0", "b8=K", "Nf3=Q", "x", "e", "+", "Bb", "a1xb2", "N1xe5+",
+                          "Qh4xe1+", "Qh4xe1#", "Qh4xe1=Q", "exd8=Q+", "bxa8=N#", "e8=", "e8=Q++", "e2xd3", "Ng1f3", "Ng1xf3",
+                          "Nx4e5", "N4xe5", "e45", "Ne4e", "Nf3x", "exe5", "xd5", "Pxd5", "Cd5", "e8=P", "e8=K", "h", "Qa1b2c3"})
     c.tokens.push_back(odd);
   REQUIRE(c.tokens.size() > 100000);
   for (const auto& t : c.tokens) {
     INFO(t);
     CHECK(same(parse_san(t).san, parse_san(t + "!").san));
+    // The reader's path: the token at the start of longer text, then a delimiter.
+    std::string text = t + " 2. Nf3 Nc6";
+    San whole, in_text;
+    bool plain = parse_plain_san(t, whole);
+    std::size_t n = read_plain_san(text.data(), text.data() + text.size(), in_text);
+    CHECK((n == t.size()) == plain);
+    if (plain) CHECK(same(whole, in_text));
   }
+}
+
+namespace {
+
+// The positions of the mainlines, as replayed by resolve_san.
+struct PositionCollector : pgn::Visitor {
+  std::vector<Position> positions;
+  Position pos;
+  bool dead = false;
+  pgn::Visit begin_game(const pgn::GameInfo&) override {
+    pos = Position();
+    dead = false;
+    return pgn::Visit::Continue;
+  }
+  pgn::Visit tag(std::string_view name, std::string_view value, pgn::SourcePos) override {
+    if (name == "FEN") {
+      FenResult r = Position::from_fen(value);
+      if (r) pos = *r.position;
+      else dead = true;
+    }
+    return pgn::Visit::Continue;
+  }
+  pgn::Visit begin_variation(pgn::SourcePos) override { return pgn::Visit::Skip; }
+  pgn::Visit move(std::string_view token, pgn::SourcePos) override {
+    if (dead) return pgn::Visit::Continue;
+    SanParse s = parse_san(token);
+    Move m = s.san ? resolve_san(pos, *s.san).move : Move::none();
+    if (m.is_none()) dead = true;
+    else positions.push_back(pos), pos.play(m);
+    return pgn::Visit::Continue;
+  }
+};
+
+// The move a SAN names among the generated legal moves, or none when it names none or
+// several: SAN's rules written out over move generation, without find_move's geometry.
+Move named_by(const Position& pos, const MoveList& legal, const San& san) {
+  if (san.kind != San::Kind::Normal) {
+    Square rook = pos.castling_rook(castling_index(pos.side_to_move(), san.kind == San::Kind::CastleLong));
+    for (Move m : legal)
+      if (m.kind() == MoveKind::Castling && m.to() == rook) return m;
+    return Move::none();
+  }
+  Move found = Move::none();
+  int count = 0;
+  for (Move m : legal) {
+    Square from = m.from();
+    if (m.kind() == MoveKind::Castling || type_of(pos.piece_on(from)) != san.piece || m.to() != san.to) continue;
+    if ((san.from_file >= 0 && file_of(from) != san.from_file) || (san.from_rank >= 0 && rank_of(from) != san.from_rank)) continue;
+    PieceType promotion = m.kind() == MoveKind::Promotion ? m.promotion() : NoPieceType;
+    if (san.piece == Pawn && ((file_of(from) != file_of(m.to())) != san.capture || promotion != san.promotion)) continue;
+    found = m, ++count;
+  }
+  return count == 1 ? found : Move::none();
+}
+
+// SANs worth asking about in a position: both castlings, every piece to every square,
+// with and without the origin of each legal move; every pawn push and capture, with
+// promotions.
+std::vector<San> probe_sans(const Position& pos, const MoveList& legal) {
+  std::vector<San> sans(2);
+  sans[0].kind = San::Kind::CastleShort, sans[1].kind = San::Kind::CastleLong;
+  for (int sq = 0; sq < 64; ++sq) {
+    San san;
+    san.to = Square(sq);
+    for (PieceType piece : {Knight, Bishop, Rook, Queen, King}) san.piece = piece, sans.push_back(san);
+    san.piece = Pawn;
+    for (PieceType promotion : {NoPieceType, Queen, Knight}) {
+      san.promotion = promotion;
+      san.capture = false, san.from_file = -1;
+      sans.push_back(san);
+      san.capture = true;
+      for (int df : {-1, 1})
+        if (int f = file_of(Square(sq)) + df; f >= 0 && f < 8) san.from_file = std::int8_t(f), sans.push_back(san);
+    }
+  }
+  for (Move m : legal) {
+    PieceType piece = type_of(pos.piece_on(m.from()));
+    if (piece == Pawn || m.kind() == MoveKind::Castling) continue;
+    San san;
+    san.piece = piece, san.to = m.to();
+    san.from_file = std::int8_t(file_of(m.from())), sans.push_back(san);
+    san.from_rank = std::int8_t(rank_of(m.from())), sans.push_back(san);
+    san.from_file = -1, sans.push_back(san);
+  }
+  return sans;
+}
+
+}  // namespace
+
+// find_move and resolve_san find the piece by geometry and test it for king safety, with
+// shortcuts for the usual single candidate; move generation is the independent answer.
+TEST_CASE("find_move names the move generation finds, on every corpus position", "[notation][corpus]") {
+  PositionCollector c;
+  for (const char* f : {"/corpora/real/lichess-twic/pgn-reader__benches__twic1599_1000k.pgn",
+                        "/corpora/real/chesscom/cancer0707.pgn"})
+    pgn::read_pgn_file(std::string(QIPU_SHARED) + f, c);
+  REQUIRE(c.positions.size() > 50000);
+  long checked = 0, found = 0, mismatches = 0;
+  for (std::size_t i = 0; i < c.positions.size(); i += 5) {  // every fifth: a few seconds
+    const Position& pos = c.positions[i];
+    MoveList legal;
+    generate_legal(pos, legal);
+    for (const San& san : probe_sans(pos, legal)) {
+      Move expected = named_by(pos, legal, san);
+      Move fast = find_move(pos, san), general = resolve_san(pos, san).move;
+      ++checked, found += !expected.is_none();
+      if (fast == expected && general == expected) continue;
+      if (++mismatches <= 5) {
+        INFO(pos.fen() << " piece " << int(san.piece) << " to " << square_name(san.to) << " from file "
+                       << int(san.from_file) << " rank " << int(san.from_rank) << " promotion " << int(san.promotion));
+        CHECK(fast == expected);
+        CHECK(general == expected);
+      }
+    }
+  }
+  INFO(checked << " SANs, " << found << " naming a move");
+  CHECK(mismatches == 0);
+  CHECK(found > 3000000);
 }

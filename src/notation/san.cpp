@@ -29,7 +29,8 @@ Bitboard reaching(PieceType type, Square to, Bitboard pieces, Bitboard occ) {
     case Bishop: return sliders_reaching(to, 0, pieces, occ);
     case Rook: return sliders_reaching(to, pieces, 0, occ);
     case Queen: return sliders_reaching(to, pieces, pieces, occ);
-    default: return pieces & attacks_of(type, to, occ);
+    case Knight: return pieces & knight_attacks(to);
+    default: return pieces & king_attacks(to);  // the king
   }
 }
 bool is_rank(char c) { return c >= '1' && c <= '8'; }
@@ -91,41 +92,50 @@ SanParse fail(std::string msg) { return {std::nullopt, std::move(msg)}; }
 // One pass forward over the few characters. The general reader below gives the same San
 // for these tokens.
 std::size_t read_plain_san(const char* p, const char* end, San& san) {
+  // The longest plain token and the byte after it take 8 bytes: with those at hand no
+  // read needs a bound check. Near the end, read a copy padded with NULs, which no token
+  // contains.
+  constexpr std::ptrdiff_t Window = 8;
+  if (end - p < Window) {
+    char padded[Window] = {};
+    std::memcpy(padded, p, std::size_t(end - p));
+    return read_plain_san(padded, padded + Window, san);
+  }
   san = San{};
   const char* q = p;
-  if (q < end && *q >= 'B' && *q <= 'R') {
+  if (*q >= 'B' && *q <= 'R') {
     PieceType piece = piece_from_letter(*q);
     if (piece == NoPieceType || piece == Pawn) return 0;
     san.piece = piece;
     ++q;
   }
   // The board part: [file][rank][x]square.
-  auto square_at = [end](const char* s) { return end - s >= 2 && is_file(s[0]) && is_rank(s[1]); };
+  auto square_at = [](const char* s) { return is_file(s[0]) && is_rank(s[1]); };
   if (square_at(q)) {
-    if (square_at(q + 2) || (end - q > 2 && q[2] == 'x' && square_at(q + 3))) {  // a full origin: Qh4xe1
+    if (square_at(q + 2) || (q[2] == 'x' && square_at(q + 3))) {  // a full origin: Qh4xe1
       san.from_file = std::int8_t(q[0] - 'a'), san.from_rank = std::int8_t(q[1] - '1');
       q += 2;
     }
-  } else if (q < end && is_file(*q)) {
+  } else if (is_file(*q)) {
     san.from_file = std::int8_t(*q++ - 'a');
-  } else if (q < end && is_rank(*q)) {
+  } else if (is_rank(*q)) {
     san.from_rank = std::int8_t(*q++ - '1');
   }
-  if (q < end && *q == 'x') san.capture = true, ++q;
+  if (*q == 'x') san.capture = true, ++q;
   if (!square_at(q)) return 0;
   san.to = make_square(q[0] - 'a', q[1] - '1');
   q += 2;
   if (san.piece == Pawn && (san.from_rank >= 0 || (san.from_file >= 0) != san.capture)) return 0;
-  if (end - q >= 2 && q[0] == '=') {
+  if (q[0] == '=') {
     PieceType promo = piece_from_letter(q[1]);
     if (san.piece != Pawn || promo == NoPieceType || promo == Pawn || promo == King) return 0;
     san.promotion = promo;
     q += 2;
   }
-  if (q < end && (*q == '+' || *q == '#')) {
+  if (*q == '+' || *q == '#') {
     san.suffix = *q == '+' ? San::Suffix::Check : San::Suffix::Mate;
     ++q;
-    if (q < end && (*q == '+' || *q == '#')) return 0;  // ++: a style the general reader reports
+    if (*q == '+' || *q == '#') return 0;  // ++: a style the general reader reports
   }
   return static_cast<std::size_t>(q - p);
 }
@@ -190,19 +200,22 @@ const char* piece_name(PieceType t) {
 const char* color_name(Color c) { return c == White ? "White" : "Black"; }
 
 // Pieces of the named type that could move to `to` by geometry alone, ignoring pins
-// and checks: the first thing to tell the user when a move is illegal.
+// and checks (none when one of ours stands there): the first thing to tell the user when
+// a move is illegal.
 Bitboard geometric_movers(const Position& pos, const San& san) {
   Color us = pos.side_to_move();
+  Piece occupant = pos.piece_on(san.to);
+  if (occupant != NoPiece && color_of(occupant) == us) return 0;
   Bitboard movers = pos.pieces(us, san.piece);
   if (san.from_file >= 0) movers &= file_bb(san.from_file);
   if (san.from_rank >= 0) movers &= rank_bb(san.from_rank);
   if (san.piece != Pawn) return reaching(san.piece, san.to, movers, pos.pieces());
   Bitboard target = square_bb(san.to);
   if (san.capture) {
-    bool enemy = pos.piece_on(san.to) != NoPiece || san.to == pos.ep_square();
+    bool enemy = occupant != NoPiece || san.to == pos.ep_square();
     return enemy ? movers & pawn_attacks(~us, san.to) : 0;
   }
-  if (pos.piece_on(san.to) != NoPiece) return 0;
+  if (occupant != NoPiece) return 0;
   Bitboard one = us == White ? target >> 8 : target << 8;
   Bitboard result = movers & one;
   if (!(one & pos.pieces()) && relative_rank(us, san.to) == 3) result |= movers & (us == White ? one >> 8 : one << 8);
@@ -244,16 +257,14 @@ std::string explain_castling(const Position& pos, bool long_side) {
   return "cannot castle through or into check";
 }
 
+// Move generation's rule for castling, asked directly: the right, no check, and
+// Position::castling_legal for the squares.
 SanResolution resolve_castling(const Position& pos, bool long_side) {
   Color us = pos.side_to_move();
   int idx = castling_index(us, long_side);
-  if (pos.can_castle(std::uint8_t(1 << idx))) {
-    Square rook = pos.castling_rook(idx);
-    MoveList list;
-    generate_legal(pos, list, MoveFilter::only(King, square_bb(rook)));
-    for (Move m : list)
-      if (m.kind() == MoveKind::Castling) return {m, {}, false};
-  }
+  Square king = pos.king(us), rook = pos.castling_rook(idx);
+  if (pos.can_castle(std::uint8_t(1 << idx)) && !pos.in_check() && pos.castling_legal(king, rook))
+    return {Move(king, rook, MoveKind::Castling), {}, false};
   return {Move::none(), explain_castling(pos, long_side), false};
 }
 
@@ -277,15 +288,23 @@ Move candidate_move(const Position& pos, const San& san, Square from) {
   return Move(from, san.to);
 }
 
-// Origins of the pieces that can legally make a normal move: the pieces that could by
-// geometry, each tested for king safety. `found` is the move of one of them.
-Bitboard legal_origins(const Position& pos, const San& san, Move& found) {
-  Piece target = pos.piece_on(san.to);
-  if (target != NoPiece && color_of(target) == pos.side_to_move()) return 0;
+// Does the pseudo-legal move m leave the own king safe? With the king not in check, a
+// piece other than the king moving off a line through the king on which no enemy stands
+// uncovers nothing (en passant aside): the usual case, answered without asking the board.
+bool king_stays_safe(const Position& pos, Move m) {
+  Color us = pos.side_to_move();
+  Square king = pos.king(us);
+  bool quiet = !pos.in_check() && m.from() != king && m.kind() != MoveKind::EnPassant;
+  return (quiet && !(line_bb(king, m.from()) & pos.pieces(~us))) || pos.leaves_king_safe(m);
+}
+
+// Origins of the `movers` (geometric_movers) that can legally make a normal move, each
+// tested for king safety. `found` is the move of one of them.
+Bitboard legal_origins(const Position& pos, const San& san, Bitboard movers, Move& found) {
   Bitboard legal = 0;
-  for (Bitboard movers = geometric_movers(pos, san); movers;) {
+  while (movers) {
     Move m = candidate_move(pos, san, pop_lsb(movers));
-    if (m.is_none() || !pos.leaves_king_safe(m)) continue;
+    if (m.is_none() || !king_stays_safe(pos, m)) continue;
     found = m;
     legal |= square_bb(m.from());
   }
@@ -295,16 +314,23 @@ Bitboard legal_origins(const Position& pos, const San& san, Move& found) {
 // Coordinate notation names no piece ("g1f3", "c1-b2", "e8g8" in pgn-extract's lalg and
 // uci output), only an origin square: read as a pawn move until the board says otherwise.
 bool names_origin_square(const San& san) {
-  return san.piece == Pawn && !(san.style & StylePawnLetter) && san.from_file >= 0 && san.from_rank >= 0;
+  // The rank first: SAN seldom gives one, so the usual move is told apart in one test.
+  return san.from_rank >= 0 && san.from_file >= 0 && san.piece == Pawn && !(san.style & StylePawnLetter);
 }
 
 }  // namespace
 
 Move find_move(const Position& pos, const San& san) {
   if (san.kind != San::Kind::Normal || names_origin_square(san)) return resolve_san(pos, san).move;
-  Move found = Move::none();
-  Bitboard legal = legal_origins(pos, san, found);
-  return legal && !more_than_one(legal) ? found : Move::none();
+  Bitboard movers = geometric_movers(pos, san);
+  if (more_than_one(movers)) {
+    Move found = Move::none();
+    Bitboard legal = legal_origins(pos, san, movers, found);
+    return legal && !more_than_one(legal) ? found : Move::none();
+  }
+  // One piece at most can go there, the usual case: one test of king safety.
+  Move m = movers ? candidate_move(pos, san, lsb(movers)) : Move::none();
+  return !m.is_none() && king_stays_safe(pos, m) ? m : Move::none();
 }
 
 // Finds the pieces that could make the move by geometry, then tests each for king
@@ -335,7 +361,7 @@ SanResolution resolve_san(const Position& pos, const San& san) {
     }
   }
   Move found = Move::none();
-  Bitboard legal = legal_origins(pos, san, found);
+  Bitboard legal = legal_origins(pos, san, geometric_movers(pos, san), found);
   if (legal && !more_than_one(legal)) return {found, {}, false};
   if (legal) {
     std::string candidates;
@@ -369,7 +395,7 @@ SanShape san_shape(const Position& pos, Move m) {
   bool shares_file = false, shares_rank = false, any = false;
   for (Bitboard b = shape.piece == King ? 0 : rivals; b;) {
     Square r = pop_lsb(b);
-    if (!pos.leaves_king_safe(Move(r, to))) continue;
+    if (!king_stays_safe(pos, Move(r, to))) continue;
     any = true;
     shares_file |= file_of(r) == file_of(from);
     shares_rank |= rank_of(r) == rank_of(from);
