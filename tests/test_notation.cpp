@@ -573,7 +573,7 @@ struct PositionCollector : pgn::Visitor {
     dead = false;
     return pgn::Visit::Continue;
   }
-  pgn::Visit tag(std::string_view name, std::string_view value, pgn::SourcePos) override {
+  pgn::Visit tag(std::string_view name, std::string_view value, std::uint64_t) override {
     if (name == "FEN") {
       FenResult r = Position::from_fen(value);
       if (r) pos = *r.position;
@@ -581,8 +581,8 @@ struct PositionCollector : pgn::Visitor {
     }
     return pgn::Visit::Continue;
   }
-  pgn::Visit begin_variation(pgn::SourcePos) override { return pgn::Visit::Skip; }
-  pgn::Visit move(std::string_view token, pgn::SourcePos) override {
+  pgn::Visit begin_variation(std::uint64_t) override { return pgn::Visit::Skip; }
+  pgn::Visit move(std::string_view token, std::uint64_t) override {
     if (dead) return pgn::Visit::Continue;
     SanParse s = parse_san(token);
     Move m = s.san ? resolve_san(pos, *s.san).move : Move::none();
