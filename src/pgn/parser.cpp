@@ -274,9 +274,11 @@ std::size_t plain_san_length(const char* p, const char* end, San& san) {
 // at anything else (comments, variations, NAGs, glyphs, results, junk), where the
 // grammar reads one item. Returns how far it got.
 const char* skim_movetext(const char* p, const char* end, State& st) {
+    static constexpr g::ByteSet kBlanks(" \n\r\t");
+    San san;  // read_plain_san fills it afresh for each token
     while (p < end) {
         char c = *p;
-        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+        if (kBlanks[c]) {
             ++p;
             continue;
         }
@@ -286,7 +288,6 @@ const char* skim_movetext(const char* p, const char* end, State& st) {
                 continue;
             }
         }
-        San san;
         if (std::size_t n = plain_san_length(p, end, san)) {
             if (st.live()) st.follow(st.v->san_move({p, n}, san, st.offset(p)));
             p += n;
