@@ -14,15 +14,17 @@ extern const std::uint64_t kRandom64[781];
 
 namespace {
 
-// Polyglot orders pieces black pawn, white pawn, black knight, … white king: each
-// piece's first entry, so that a key is one load on the hot path.
-constexpr auto kPieceKeyBase = [] {
-  std::array<int, 16> base{};
+// Polyglot orders pieces black pawn, white pawn, black knight, … white king; copied here
+// in the order of our Piece values, so that a key is one load on the hot path.
+const auto PieceKeys = [] {
+  std::array<std::array<Key, 64>, 16> keys{};
   for (Color c : {White, Black})
-    for (int t = Pawn; t <= King; ++t) base[make_piece(c, PieceType(t))] = 64 * (2 * (t - 1) + (c == White ? 1 : 0));
-  return base;
+    for (int t = Pawn; t <= King; ++t)
+      for (int s = 0; s < 64; ++s)
+        keys[make_piece(c, PieceType(t))][s] = polyglot::kRandom64[64 * (2 * (t - 1) + (c == White ? 1 : 0)) + s];
+  return keys;
 }();
-Key piece_key(Piece p, Square s) { return polyglot::kRandom64[kPieceKeyBase[p] + s]; }
+Key piece_key(Piece p, Square s) { return PieceKeys[p][s]; }
 Key castling_key(int index) { return polyglot::kRandom64[768 + index]; }
 Key ep_key(Square s) { return polyglot::kRandom64[772 + file_of(s)]; }
 constexpr Key TurnKey = 0xF8D626AAAF278509ULL;  // entry 780, xored when White moves
@@ -124,6 +126,8 @@ struct FenReader {
       if (pos.castling_ & (1 << idx)) return std::string("castling right '") + c + "' given twice";
       pos.castling_ |= std::uint8_t(1 << idx);
       pos.castling_rook_[idx] = rook;
+      pos.castling_lost_[k] |= std::uint8_t(1 << idx);
+      pos.castling_lost_[rook] |= std::uint8_t(1 << idx);
       bool standard = file_of(k) == 4 && (file_of(rook) == 0 || file_of(rook) == 7);
       if (!standard || (up != 'K' && up != 'Q')) pos.chess960_ = true;
     }
@@ -307,47 +311,49 @@ void Position::play(Move m) {
   ++halfmove_;
   if (!m.is_null()) {
     Square from = m.from(), to = m.to();
-    PieceType moved = type_of(board_[from]);
-    if (m.kind() == MoveKind::Castling) {
-      remove(from);
-      remove(to);
-      put(make_piece(us, King), castle_king_to(from, to));
-      put(make_piece(us, Rook), castle_rook_to(from, to));
-    } else {
-      Square captured = m.kind() == MoveKind::EnPassant ? Square(to ^ 8) : to;
-      if (board_[captured] != NoPiece) {
-        remove(captured);
-        halfmove_ = 0;
-      }
-      move_piece(from, to);
-      if (moved == Pawn) {
-        halfmove_ = 0;
-        if (m.kind() == MoveKind::Promotion) {
-          remove(to);
-          put(make_piece(us, m.promotion()), to);
-        } else if ((from ^ to) == 16) {
-          set_ep_after_double_push(to);
-        }
-      }
-    }
-    if (castling_ && ((square_bb(from) | square_bb(to)) & (rank_bb(0) | rank_bb(7)))) {  // kings and rooks with rights stand there
-      std::uint8_t lost = moved == King ? (us == White ? 3 : 12) : 0;
-      for (int i = 0; i < 4; ++i)
-        if (castling_rook_[i] == from || castling_rook_[i] == to) lost |= std::uint8_t(1 << i);
-      lost &= castling_;
-      if (lost) {
-        key_ ^= castling_keys(lost);
-        castling_ &= std::uint8_t(~lost);
-      }
+    if (m.kind() == MoveKind::Castling) castle(from, to);
+    else move(m);
+    // A move from or to the square of a king or rook with castling rights takes them.
+    if (std::uint8_t lost = castling_ & (castling_lost_[from] | castling_lost_[to])) {
+      key_ ^= castling_keys(lost);
+      castling_ &= std::uint8_t(~lost);
     }
   }
   side_ = ~us;
   key_ ^= TurnKey;
-  if (us == Black) ++fullmove_;
+  fullmove_ += us;  // after Black's move
   find_checkers();
 #ifdef QIPU_DEBUG_KEYS
   if (key_ != compute_key()) __builtin_trap();
 #endif
+}
+
+// A move other than castling: capture, move, and what a pawn move changes.
+void Position::move(Move m) {
+  Square from = m.from(), to = m.to();
+  Piece p = board_[from];
+  Square captured = m.kind() == MoveKind::EnPassant ? Square(to ^ 8) : to;
+  if (board_[captured] != NoPiece) {
+    remove(captured);
+    halfmove_ = 0;
+  }
+  move_piece(from, to);
+  if (type_of(p) != Pawn) return;
+  halfmove_ = 0;
+  if (m.kind() == MoveKind::Promotion) {
+    remove(to);
+    put(make_piece(side_, m.promotion()), to);
+  } else if ((from ^ to) == 16) {
+    set_ep_after_double_push(to);
+  }
+}
+
+void Position::castle(Square king_from, Square rook_from) {
+  Color us = side_;
+  remove(king_from);
+  remove(rook_from);
+  put(make_piece(us, King), castle_king_to(king_from, rook_from));
+  put(make_piece(us, Rook), castle_rook_to(king_from, rook_from));
 }
 
 Key Position::compute_key() const {

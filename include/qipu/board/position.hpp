@@ -102,6 +102,8 @@ class Position {
   void put(Piece p, Square s);
   void remove(Square s);
   void move_piece(Square from, Square to);
+  void move(Move m);
+  void castle(Square king_from, Square rook_from);
   void set_ep_after_double_push(Square to);
   void find_checkers();
   [[nodiscard]] std::string check_setup() const;
@@ -112,6 +114,7 @@ class Position {
   std::array<Bitboard, 2> by_color_{};
   std::array<Piece, 64> board_{};
   std::array<Square, 4> castling_rook_{NoSquare, NoSquare, NoSquare, NoSquare};
+  std::array<std::uint8_t, 64> castling_lost_{};  // rights lost by a move from or to each square
   Key key_ = 0;
   Bitboard checkers_ = 0;
   Square ep_ = NoSquare;
