@@ -433,7 +433,8 @@ bool Position::is_legal(Move m) const {
   return list.contains(m);
 }
 
-bool Position::leaves_king_safe(Move m) const {
+// leaves_king_safe for every case.
+bool Position::king_safe_after(Move m) const {
   Color us = side_;
   Square from = m.from(), to = m.to(), ksq = king(us);
   if (from == ksq) return !attackers_to(to, ~us, pieces() ^ square_bb(from));

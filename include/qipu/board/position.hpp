@@ -85,7 +85,16 @@ class Position {
   [[nodiscard]] bool is_legal(Move m) const;
   // Does the pseudo-legal move m (a piece of the side to move going where it could go,
   // not castling) leave the own king safe? A few bitboard operations, no generation.
-  [[nodiscard]] bool leaves_king_safe(Move m) const;
+  // Inline for the common case, out of check: a piece other than the king that stands off
+  // the king's lines, or stays on its line, uncovers nothing.
+  [[nodiscard]] bool leaves_king_safe(Move m) const {
+    Square ksq = king(side_), from = m.from();
+    if (!checkers_ && from != ksq && m.kind() != MoveKind::EnPassant) {
+      Bitboard line = line_bb(ksq, from);
+      if (!line || (line & square_bb(m.to()))) return true;
+    }
+    return king_safe_after(m);
+  }
   // Where the king and rook end up when castling with the given rook.
   static Square castle_king_to(Square king_from, Square rook_from);
   static Square castle_rook_to(Square king_from, Square rook_from);
@@ -105,6 +114,7 @@ class Position {
   void move(Move m);
   void castle(Square king_from, Square rook_from);
   void set_ep_after_double_push(Square to);
+  [[nodiscard]] bool king_safe_after(Move m) const;
   void find_checkers();
   [[nodiscard]] std::string check_setup() const;
   [[nodiscard]] std::string castling_fen() const;
