@@ -302,6 +302,8 @@ Square Position::castle_rook_to(Square king_from, Square rook_from) {
   return make_square(rook_from > king_from ? 5 : 3, rank_of(king_from));
 }
 
+// Normal moves, 98 plies in 100, are made here in a straight line; the other kinds in
+// play_special, out of line, so that the common path needs few registers.
 void Position::play(Move m) {
   Color us = side_;
   if (ep_ != NoSquare) {
@@ -309,15 +311,21 @@ void Position::play(Move m) {
     ep_ = NoSquare;
   }
   ++halfmove_;
-  if (!m.is_null()) {
+  if (m.kind() != MoveKind::Normal) {
+    play_special(m);
+  } else if (!m.is_null()) {
     Square from = m.from(), to = m.to();
-    if (m.kind() == MoveKind::Castling) castle(from, to);
-    else move(m);
-    // A move from or to the square of a king or rook with castling rights takes them.
-    if (std::uint8_t lost = castling_ & (castling_lost_[from] | castling_lost_[to])) {
-      key_ ^= castling_keys(lost);
-      castling_ &= std::uint8_t(~lost);
+    Piece p = board_[from];
+    if (board_[to] != NoPiece) {
+      remove(to);
+      halfmove_ = 0;
     }
+    move_piece(from, to);
+    if (type_of(p) == Pawn) {
+      halfmove_ = 0;
+      if ((from ^ to) == 16) set_ep_after_double_push(to);
+    }
+    take_castling_rights(from, to);
   }
   side_ = ~us;
   key_ ^= TurnKey;
@@ -328,32 +336,34 @@ void Position::play(Move m) {
 #endif
 }
 
-// A move other than castling: capture, move, and what a pawn move changes.
-void Position::move(Move m) {
-  Square from = m.from(), to = m.to();
-  Piece p = board_[from];
-  Square captured = m.kind() == MoveKind::EnPassant ? Square(to ^ 8) : to;
-  if (board_[captured] != NoPiece) {
-    remove(captured);
-    halfmove_ = 0;
-  }
-  move_piece(from, to);
-  if (type_of(p) != Pawn) return;
-  halfmove_ = 0;
-  if (m.kind() == MoveKind::Promotion) {
-    remove(to);
-    put(make_piece(side_, m.promotion()), to);
-  } else if ((from ^ to) == 16) {
-    set_ep_after_double_push(to);
+// A move from or to the square of a king or rook with castling rights takes them.
+void Position::take_castling_rights(Square from, Square to) {
+  if (std::uint8_t lost = castling_ & (castling_lost_[from] | castling_lost_[to])) {
+    key_ ^= castling_keys(lost);
+    castling_ &= std::uint8_t(~lost);
   }
 }
 
-void Position::castle(Square king_from, Square rook_from) {
+// Promotions, en passant captures and castling.
+void Position::play_special(Move m) {
   Color us = side_;
-  remove(king_from);
-  remove(rook_from);
-  put(make_piece(us, King), castle_king_to(king_from, rook_from));
-  put(make_piece(us, Rook), castle_rook_to(king_from, rook_from));
+  Square from = m.from(), to = m.to();
+  if (m.kind() == MoveKind::Castling) {
+    remove(from);
+    remove(to);
+    put(make_piece(us, King), castle_king_to(from, to));
+    put(make_piece(us, Rook), castle_rook_to(from, to));
+  } else {
+    halfmove_ = 0;  // a pawn moves
+    Square captured = m.kind() == MoveKind::EnPassant ? Square(to ^ 8) : to;
+    if (board_[captured] != NoPiece) remove(captured);
+    move_piece(from, to);
+    if (m.kind() == MoveKind::Promotion) {
+      remove(to);
+      put(make_piece(us, m.promotion()), to);
+    }
+  }
+  take_castling_rights(from, to);
 }
 
 Key Position::compute_key() const {

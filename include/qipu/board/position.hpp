@@ -111,8 +111,8 @@ class Position {
   void put(Piece p, Square s);
   void remove(Square s);
   void move_piece(Square from, Square to);
-  void move(Move m);
-  void castle(Square king_from, Square rook_from);
+  [[gnu::noinline]] void play_special(Move m);
+  void take_castling_rights(Square from, Square to);
   void set_ep_after_double_push(Square to);
   [[nodiscard]] bool king_safe_after(Move m) const;
   void find_checkers();
