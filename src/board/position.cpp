@@ -430,8 +430,8 @@ bool Position::castling_legal(Square king_from, Square rook_from) const {
   Bitboard both = square_bb(king_from) | square_bb(rook_from);
   Bitboard path = (between_bb(king_from, kto) | between_bb(rook_from, rto)) & ~both;
   if (path & pieces()) return false;
-  Bitboard king_path = between_bb(king_from, kto) | square_bb(king_from);
-  for (Bitboard b = king_path; b;)
+  if (checkers_) return false;  // the king's own square
+  for (Bitboard b = between_bb(king_from, kto); b;)
     if (attackers_to(pop_lsb(b), ~us)) return false;
   Bitboard after = (pieces() ^ both) | square_bb(kto) | square_bb(rto);
   return !attackers_to(kto, ~us, after);
