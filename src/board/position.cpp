@@ -261,6 +261,7 @@ std::string Position::fen() const {
 
 void Position::put(Piece p, Square s) {
   board_[s] = p;
+  if (type_of(p) == King) king_square_[color_of(p)] = s;
   by_type_[type_of(p)] |= square_bb(s);
   by_color_[color_of(p)] |= square_bb(s);
   key_ ^= piece_key(p, s);
@@ -324,6 +325,8 @@ void Position::play(Move m) {
     if (type_of(p) == Pawn) {
       halfmove_ = 0;
       if ((from ^ to) == 16) set_ep_after_double_push(to);
+    } else if (type_of(p) == King) {
+      king_square_[us] = to;
     }
     take_castling_rights(from, to);
   }

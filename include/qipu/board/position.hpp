@@ -49,7 +49,7 @@ class Position {
   [[nodiscard]] Bitboard pieces(Color c, PieceType a, PieceType b) const {
     return by_color_[c] & (by_type_[a] | by_type_[b]);
   }
-  [[nodiscard]] Square king(Color c) const { return lsb(pieces(c, King)); }
+  [[nodiscard]] Square king(Color c) const { return king_square_[c]; }
   [[nodiscard]] Color side_to_move() const { return side_; }
   [[nodiscard]] std::uint8_t castling_rights() const { return castling_; }
   [[nodiscard]] bool can_castle(std::uint8_t right) const { return castling_ & right; }
@@ -125,6 +125,7 @@ class Position {
   std::array<Piece, 64> board_{};
   std::array<Square, 4> castling_rook_{NoSquare, NoSquare, NoSquare, NoSquare};
   std::array<std::uint8_t, 64> castling_lost_{};  // rights lost by a move from or to each square
+  std::array<Square, 2> king_square_{NoSquare, NoSquare};  // kept by put() and play(): asked for several times a ply
   Key key_ = 0;
   Bitboard checkers_ = 0;
   Square ep_ = NoSquare;
