@@ -404,7 +404,7 @@ Bitboard Position::attackers_to(Square s, Color by, Bitboard occ) const {
 
 // Sliders one by one rather than through the magic tables: replay calls this after every
 // move, for kings on many squares, where the tables miss the cache.
-void Position::find_checkers() {
+inline void Position::find_checkers() {
   Square k = king(side_);
   Color them = ~side_;
   Bitboard leapers = (pawn_attacks(side_, k) & pieces(Pawn)) | (knight_attacks(k) & pieces(Knight));

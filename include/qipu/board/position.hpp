@@ -115,7 +115,7 @@ class Position {
   void take_castling_rights(Square from, Square to);
   void set_ep_after_double_push(Square to);
   [[nodiscard]] bool king_safe_after(Move m) const;
-  void find_checkers();
+  [[gnu::always_inline]] void find_checkers();  // inside play(), which calls it on every move
   [[nodiscard]] std::string check_setup() const;
   [[nodiscard]] std::string castling_fen() const;
   friend struct FenReader;
