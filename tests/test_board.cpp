@@ -1182,6 +1182,22 @@ TEST_CASE("game state: fifty- and seventy-five-move rules", "[board][game]") {
   r.play(uci_move(r.position(), "e2e3"));
   CHECK(r.position().halfmove_clock() == 0);
   CHECK(r.termination() == Termination::None);
+
+  // Castling is neither (FIDE 9.3): it counts. En passant and promotions reset.
+  Position c = load("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 7 20");
+  c.play(uci_move(c, "e1g1"));
+  CHECK(c.halfmove_clock() == 8);
+  c.play(uci_move(c, "e8c8"));
+  CHECK(c.halfmove_clock() == 9);
+  Position e = load("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+  e.play(uci_move(e, "e1e2"));
+  CHECK(e.halfmove_clock() == 1);
+  e = load("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+  e.play(uci_move(e, "e5d6"));
+  CHECK(e.halfmove_clock() == 0);
+  Position p = load("4k3/1P6/8/8/8/8/8/4K3 w - - 12 40");
+  p.play(uci_move(p, "b7b8q"));
+  CHECK(p.halfmove_clock() == 0);
 }
 
 TEST_CASE("game state: the first rule that applies is reported", "[board][game]") {

@@ -118,7 +118,8 @@ void generate_legal(const Position& pos, MoveList& list, MoveFilter filter) {
   GenContext g{pos, list, us, pos.king(us), pos.pieces(), 0, 0, 0};
   g.checkers = pos.checkers();
   if (filter.piece_types & (1u << King)) generate_king(g, filter);
-  if (more_than_one(g.checkers)) return;
+  // Pins matter only to the other pieces: castling's resolution asks for the king alone.
+  if (more_than_one(g.checkers) || !(filter.piece_types & ~(1u << King))) return;
   g.pinned = pos.pinned(us);
   g.targets = ~pos.pieces(us) & (g.checkers ? between_bb(g.ksq, lsb(g.checkers)) : ~Bitboard(0));
   if (filter.piece_types & (1u << Pawn)) {

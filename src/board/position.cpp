@@ -14,15 +14,17 @@ extern const std::uint64_t kRandom64[781];
 
 namespace {
 
-// Polyglot orders pieces black pawn, white pawn, black knight, … white king: each
-// piece's first entry, so that a key is one load on the hot path.
-constexpr auto kPieceKeyBase = [] {
-  std::array<int, 16> base{};
+// Polyglot orders pieces black pawn, white pawn, black knight, … white king; copied here
+// in the order of our Piece values, so that a key is one load on the hot path.
+const auto PieceKeys = [] {
+  std::array<std::array<Key, 64>, 16> keys{};
   for (Color c : {White, Black})
-    for (int t = Pawn; t <= King; ++t) base[make_piece(c, PieceType(t))] = 64 * (2 * (t - 1) + (c == White ? 1 : 0));
-  return base;
+    for (int t = Pawn; t <= King; ++t)
+      for (int s = 0; s < 64; ++s)
+        keys[make_piece(c, PieceType(t))][s] = polyglot::kRandom64[64 * (2 * (t - 1) + (c == White ? 1 : 0)) + s];
+  return keys;
 }();
-Key piece_key(Piece p, Square s) { return polyglot::kRandom64[kPieceKeyBase[p] + s]; }
+Key piece_key(Piece p, Square s) { return PieceKeys[p][s]; }
 Key castling_key(int index) { return polyglot::kRandom64[768 + index]; }
 Key ep_key(Square s) { return polyglot::kRandom64[772 + file_of(s)]; }
 constexpr Key TurnKey = 0xF8D626AAAF278509ULL;  // entry 780, xored when White moves
@@ -124,6 +126,8 @@ struct FenReader {
       if (pos.castling_ & (1 << idx)) return std::string("castling right '") + c + "' given twice";
       pos.castling_ |= std::uint8_t(1 << idx);
       pos.castling_rook_[idx] = rook;
+      pos.castling_lost_[k] |= std::uint8_t(1 << idx);
+      pos.castling_lost_[rook] |= std::uint8_t(1 << idx);
       bool standard = file_of(k) == 4 && (file_of(rook) == 0 || file_of(rook) == 7);
       if (!standard || (up != 'K' && up != 'Q')) pos.chess960_ = true;
     }
@@ -257,6 +261,7 @@ std::string Position::fen() const {
 
 void Position::put(Piece p, Square s) {
   board_[s] = p;
+  if (type_of(p) == King) king_square_[color_of(p)] = s;
   by_type_[type_of(p)] |= square_bb(s);
   by_color_[color_of(p)] |= square_bb(s);
   key_ ^= piece_key(p, s);
@@ -298,6 +303,8 @@ Square Position::castle_rook_to(Square king_from, Square rook_from) {
   return make_square(rook_from > king_from ? 5 : 3, rank_of(king_from));
 }
 
+// Normal moves, 98 plies in 100, are made here in a straight line; the other kinds in
+// play_special, out of line, so that the common path needs few registers.
 void Position::play(Move m) {
   Color us = side_;
   if (ep_ != NoSquare) {
@@ -305,49 +312,61 @@ void Position::play(Move m) {
     ep_ = NoSquare;
   }
   ++halfmove_;
-  if (!m.is_null()) {
+  if (m.kind() != MoveKind::Normal) {
+    play_special(m);
+  } else if (!m.is_null()) {
     Square from = m.from(), to = m.to();
-    PieceType moved = type_of(board_[from]);
-    if (m.kind() == MoveKind::Castling) {
-      remove(from);
+    Piece p = board_[from];
+    if (board_[to] != NoPiece) {
       remove(to);
-      put(make_piece(us, King), castle_king_to(from, to));
-      put(make_piece(us, Rook), castle_rook_to(from, to));
-    } else {
-      Square captured = m.kind() == MoveKind::EnPassant ? Square(to ^ 8) : to;
-      if (board_[captured] != NoPiece) {
-        remove(captured);
-        halfmove_ = 0;
-      }
-      move_piece(from, to);
-      if (moved == Pawn) {
-        halfmove_ = 0;
-        if (m.kind() == MoveKind::Promotion) {
-          remove(to);
-          put(make_piece(us, m.promotion()), to);
-        } else if ((from ^ to) == 16) {
-          set_ep_after_double_push(to);
-        }
-      }
+      halfmove_ = 0;
     }
-    if (castling_ && ((square_bb(from) | square_bb(to)) & (rank_bb(0) | rank_bb(7)))) {  // kings and rooks with rights stand there
-      std::uint8_t lost = moved == King ? (us == White ? 3 : 12) : 0;
-      for (int i = 0; i < 4; ++i)
-        if (castling_rook_[i] == from || castling_rook_[i] == to) lost |= std::uint8_t(1 << i);
-      lost &= castling_;
-      if (lost) {
-        key_ ^= castling_keys(lost);
-        castling_ &= std::uint8_t(~lost);
-      }
+    move_piece(from, to);
+    if (type_of(p) == Pawn) {
+      halfmove_ = 0;
+      if ((from ^ to) == 16) set_ep_after_double_push(to);
+    } else if (type_of(p) == King) {
+      king_square_[us] = to;
     }
+    take_castling_rights(from, to);
   }
   side_ = ~us;
   key_ ^= TurnKey;
-  if (us == Black) ++fullmove_;
+  fullmove_ += us;  // after Black's move
   find_checkers();
 #ifdef QIPU_DEBUG_KEYS
   if (key_ != compute_key()) __builtin_trap();
 #endif
+}
+
+// A move from or to the square of a king or rook with castling rights takes them.
+void Position::take_castling_rights(Square from, Square to) {
+  if (std::uint8_t lost = castling_ & (castling_lost_[from] | castling_lost_[to])) {
+    key_ ^= castling_keys(lost);
+    castling_ &= std::uint8_t(~lost);
+  }
+}
+
+// Promotions, en passant captures and castling.
+void Position::play_special(Move m) {
+  Color us = side_;
+  Square from = m.from(), to = m.to();
+  if (m.kind() == MoveKind::Castling) {
+    remove(from);
+    remove(to);
+    put(make_piece(us, King), castle_king_to(from, to));
+    put(make_piece(us, Rook), castle_rook_to(from, to));
+  } else {
+    halfmove_ = 0;  // a pawn moves
+    Square captured = m.kind() == MoveKind::EnPassant ? Square(to ^ 8) : to;
+    if (board_[captured] != NoPiece) remove(captured);
+    move_piece(from, to);
+    if (m.kind() == MoveKind::Promotion) {
+      remove(to);
+      put(make_piece(us, m.promotion()), to);
+    }
+  }
+  take_castling_rights(from, to);
 }
 
 Key Position::compute_key() const {
@@ -385,7 +404,7 @@ Bitboard Position::attackers_to(Square s, Color by, Bitboard occ) const {
 
 // Sliders one by one rather than through the magic tables: replay calls this after every
 // move, for kings on many squares, where the tables miss the cache.
-void Position::find_checkers() {
+inline void Position::find_checkers() {
   Square k = king(side_);
   Color them = ~side_;
   Bitboard leapers = (pawn_attacks(side_, k) & pieces(Pawn)) | (knight_attacks(k) & pieces(Knight));
@@ -414,8 +433,8 @@ bool Position::castling_legal(Square king_from, Square rook_from) const {
   Bitboard both = square_bb(king_from) | square_bb(rook_from);
   Bitboard path = (between_bb(king_from, kto) | between_bb(rook_from, rto)) & ~both;
   if (path & pieces()) return false;
-  Bitboard king_path = between_bb(king_from, kto) | square_bb(king_from);
-  for (Bitboard b = king_path; b;)
+  if (checkers_) return false;  // the king's own square
+  for (Bitboard b = between_bb(king_from, kto); b;)
     if (attackers_to(pop_lsb(b), ~us)) return false;
   Bitboard after = (pieces() ^ both) | square_bb(kto) | square_bb(rto);
   return !attackers_to(kto, ~us, after);
@@ -427,7 +446,8 @@ bool Position::is_legal(Move m) const {
   return list.contains(m);
 }
 
-bool Position::leaves_king_safe(Move m) const {
+// leaves_king_safe for every case.
+bool Position::king_safe_after(Move m) const {
   Color us = side_;
   Square from = m.from(), to = m.to(), ksq = king(us);
   if (from == ksq) return !attackers_to(to, ~us, pieces() ^ square_bb(from));

@@ -49,7 +49,7 @@ class Position {
   [[nodiscard]] Bitboard pieces(Color c, PieceType a, PieceType b) const {
     return by_color_[c] & (by_type_[a] | by_type_[b]);
   }
-  [[nodiscard]] Square king(Color c) const { return lsb(pieces(c, King)); }
+  [[nodiscard]] Square king(Color c) const { return king_square_[c]; }
   [[nodiscard]] Color side_to_move() const { return side_; }
   [[nodiscard]] std::uint8_t castling_rights() const { return castling_; }
   [[nodiscard]] bool can_castle(std::uint8_t right) const { return castling_ & right; }
@@ -85,7 +85,16 @@ class Position {
   [[nodiscard]] bool is_legal(Move m) const;
   // Does the pseudo-legal move m (a piece of the side to move going where it could go,
   // not castling) leave the own king safe? A few bitboard operations, no generation.
-  [[nodiscard]] bool leaves_king_safe(Move m) const;
+  // Inline for the common case, out of check: a piece other than the king that stands off
+  // the king's lines, or stays on its line, uncovers nothing.
+  [[nodiscard]] bool leaves_king_safe(Move m) const {
+    Square ksq = king(side_), from = m.from();
+    if (!checkers_ && from != ksq && m.kind() != MoveKind::EnPassant) {
+      Bitboard line = line_bb(ksq, from);
+      if (!line || (line & square_bb(m.to()))) return true;
+    }
+    return king_safe_after(m);
+  }
   // Where the king and rook end up when castling with the given rook.
   static Square castle_king_to(Square king_from, Square rook_from);
   static Square castle_rook_to(Square king_from, Square rook_from);
@@ -102,8 +111,11 @@ class Position {
   void put(Piece p, Square s);
   void remove(Square s);
   void move_piece(Square from, Square to);
+  [[gnu::noinline]] void play_special(Move m);
+  void take_castling_rights(Square from, Square to);
   void set_ep_after_double_push(Square to);
-  void find_checkers();
+  [[nodiscard]] bool king_safe_after(Move m) const;
+  [[gnu::always_inline]] void find_checkers();  // inside play(), which calls it on every move
   [[nodiscard]] std::string check_setup() const;
   [[nodiscard]] std::string castling_fen() const;
   friend struct FenReader;
@@ -112,6 +124,8 @@ class Position {
   std::array<Bitboard, 2> by_color_{};
   std::array<Piece, 64> board_{};
   std::array<Square, 4> castling_rook_{NoSquare, NoSquare, NoSquare, NoSquare};
+  std::array<std::uint8_t, 64> castling_lost_{};  // rights lost by a move from or to each square
+  std::array<Square, 2> king_square_{NoSquare, NoSquare};  // kept by put() and play(): asked for several times a ply
   Key key_ = 0;
   Bitboard checkers_ = 0;
   Square ep_ = NoSquare;
