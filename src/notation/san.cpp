@@ -288,23 +288,13 @@ Move candidate_move(const Position& pos, const San& san, Square from) {
   return Move(from, san.to);
 }
 
-// Does the pseudo-legal move m leave the own king safe? With the king not in check, a
-// piece other than the king moving off a line through the king on which no enemy stands
-// uncovers nothing (en passant aside): the usual case, answered without asking the board.
-bool king_stays_safe(const Position& pos, Move m) {
-  Color us = pos.side_to_move();
-  Square king = pos.king(us);
-  bool quiet = !pos.in_check() && m.from() != king && m.kind() != MoveKind::EnPassant;
-  return (quiet && !(line_bb(king, m.from()) & pos.pieces(~us))) || pos.leaves_king_safe(m);
-}
-
 // Origins of the `movers` (geometric_movers) that can legally make a normal move, each
 // tested for king safety. `found` is the move of one of them.
 Bitboard legal_origins(const Position& pos, const San& san, Bitboard movers, Move& found) {
   Bitboard legal = 0;
   while (movers) {
     Move m = candidate_move(pos, san, pop_lsb(movers));
-    if (m.is_none() || !king_stays_safe(pos, m)) continue;
+    if (m.is_none() || !pos.leaves_king_safe(m)) continue;
     found = m;
     legal |= square_bb(m.from());
   }
@@ -330,7 +320,7 @@ Move find_move(const Position& pos, const San& san) {
   }
   // One piece at most can go there, the usual case: one test of king safety.
   Move m = movers ? candidate_move(pos, san, lsb(movers)) : Move::none();
-  return !m.is_none() && king_stays_safe(pos, m) ? m : Move::none();
+  return !m.is_none() && pos.leaves_king_safe(m) ? m : Move::none();
 }
 
 // Finds the pieces that could make the move by geometry, then tests each for king
@@ -395,7 +385,7 @@ SanShape san_shape(const Position& pos, Move m) {
   bool shares_file = false, shares_rank = false, any = false;
   for (Bitboard b = shape.piece == King ? 0 : rivals; b;) {
     Square r = pop_lsb(b);
-    if (!king_stays_safe(pos, Move(r, to))) continue;
+    if (!pos.leaves_king_safe(Move(r, to))) continue;
     any = true;
     shares_file |= file_of(r) == file_of(from);
     shares_rank |= rank_of(r) == rank_of(from);

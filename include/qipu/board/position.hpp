@@ -85,13 +85,13 @@ class Position {
   [[nodiscard]] bool is_legal(Move m) const;
   // Does the pseudo-legal move m (a piece of the side to move going where it could go,
   // not castling) leave the own king safe? A few bitboard operations, no generation.
-  // Inline for the common case, out of check: a piece other than the king that stands off
-  // the king's lines, or stays on its line, uncovers nothing.
+  // Inline for the common case, out of check: a piece other than the king that stands on
+  // no line from the king with an enemy on it, or stays on its line, uncovers nothing.
   [[nodiscard]] bool leaves_king_safe(Move m) const {
     Square ksq = king(side_), from = m.from();
     if (!checkers_ && from != ksq && m.kind() != MoveKind::EnPassant) {
       Bitboard line = line_bb(ksq, from);
-      if (!line || (line & square_bb(m.to()))) return true;
+      if (!(line & by_color_[~side_]) || (line & square_bb(m.to()))) return true;
     }
     return king_safe_after(m);
   }
