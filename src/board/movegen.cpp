@@ -104,10 +104,8 @@ void generate_king(GenContext& g, MoveFilter filter) {
   if (g.checkers || !pos.castling_rights()) return;
   for (bool long_side : {false, true}) {
     int idx = castling_index(g.us, long_side);
-    Square rook = pos.castling_rook(idx);
-    if (pos.can_castle(std::uint8_t(1 << idx)) && (filter.targets & square_bb(rook)) &&
-        pos.castling_legal(g.ksq, rook))
-      g.list.push(Move(g.ksq, rook, MoveKind::Castling));
+    if (!pos.can_castle(std::uint8_t(1 << idx)) || !(filter.targets & square_bb(pos.castling_rook(idx)))) continue;
+    if (Move m = pos.castling_move(idx); !m.is_none()) g.list.push(m);
   }
 }
 

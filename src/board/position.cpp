@@ -440,6 +440,11 @@ bool Position::castling_legal(Square king_from, Square rook_from) const {
   return !attackers_to(kto, ~us, after);
 }
 
+Move Position::castling_move(int idx) const {
+  Square k = king(side_), rook = castling_rook(idx);
+  return can_castle(std::uint8_t(1 << idx)) && castling_legal(k, rook) ? Move(k, rook, MoveKind::Castling) : Move::none();
+}
+
 bool Position::is_legal(Move m) const {
   MoveList list;
   generate_legal(*this, list, {0x7E, square_bb(m.to())});

@@ -260,11 +260,8 @@ std::string explain_castling(const Position& pos, bool long_side) {
 // Move generation's rule for castling, asked directly: the right, no check, and
 // Position::castling_legal for the squares.
 SanResolution resolve_castling(const Position& pos, bool long_side) {
-  Color us = pos.side_to_move();
-  int idx = castling_index(us, long_side);
-  Square king = pos.king(us), rook = pos.castling_rook(idx);
-  if (pos.can_castle(std::uint8_t(1 << idx)) && !pos.in_check() && pos.castling_legal(king, rook))
-    return {Move(king, rook, MoveKind::Castling), {}, false};
+  Move m = pos.castling_move(castling_index(pos.side_to_move(), long_side));
+  if (!m.is_none()) return {m, {}, false};
   return {Move::none(), explain_castling(pos, long_side), false};
 }
 

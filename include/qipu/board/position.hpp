@@ -81,6 +81,9 @@ class Position {
   [[nodiscard]] Bitboard pinned(Color c) const;
   // Is the castling move m (king takes own rook) legal here? Used by movegen and SAN.
   [[nodiscard]] bool castling_legal(Square king_from, Square rook_from) const;
+  // The castling move of right `idx` (castling_index) when the right is held and the move
+  // legal here, else Move::none(): the one rule for movegen and SAN.
+  [[nodiscard]] Move castling_move(int idx) const;
   // Is the move one that is legal in this position? (Generates moves: for decoded input.)
   [[nodiscard]] bool is_legal(Move m) const;
   // Does the pseudo-legal move m (a piece of the side to move going where it could go,
