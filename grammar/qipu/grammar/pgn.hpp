@@ -86,15 +86,9 @@ struct comment : if_must<one<'{'>, comment_text, one<'}'>> {};
 
 // ---- tag pairs -----------------------------------------------------------------
 // Letters, digits and _ + # = : - . (see tag_name_length).
-struct tag_name {
-    using rule_t = tag_name;
-    using subs_t = pegtl::empty_list;
-    template <typename ParseInput>
-    static bool match(ParseInput& in) {
-        std::size_t n = tag_name_length(in.current(), in.end());
-        in.bump(n);
-        return n > 0;
-    }
+struct tag_name : scanned<tag_name> {
+    template <typename... S>
+    static std::size_t scan(const char* p, const char* end, S&...) { return tag_name_length(p, end); }
 };
 // The text between the quotes (possibly empty); see tag_value_length.
 struct tag_value {
