@@ -44,17 +44,19 @@ private:
     bool space_after_ = true;
 };
 
-// Characters that end a token (besides the end of input).
-inline bool is_delimiter(char c) {
-    switch (c) {
-        case ' ': case '\t': case '\n': case '\r': case '\f': case '\v':
-        case '{': case '}': case '(': case ')': case ';': case '[': case ']':
-        case '$': case '!': case '?':
-            return true;
-        default:
-            return false;
+// A set of bytes as a table: one load to test a byte, where a chain of compares runs
+// for every byte of every token and tag.
+struct ByteSet {
+    bool has[256];
+    constexpr explicit ByteSet(std::string_view bytes) : has{} {
+        for (char c : bytes) has[static_cast<unsigned char>(c)] = true;
     }
-}
+    constexpr bool operator[](char c) const { return has[static_cast<unsigned char>(c)]; }
+};
+
+// Characters that end a token (besides the end of input).
+inline constexpr ByteSet kDelimiters(" \t\n\r\f\v{}();[]$!?");
+inline bool is_delimiter(char c) { return kDelimiters[c]; }
 
 inline bool at_delimiter(const char* p, const char* end) { return p == end || is_delimiter(*p); }
 
@@ -198,15 +200,7 @@ inline const ResultWord* result_at(const char* p, const char* end) {
     return nullptr;
 }
 
-// A set of bytes as a table: one load to test a byte, where a chain of compares is slow
-// on the long runs of ordinary bytes in tag names and values.
-struct ByteSet {
-    bool has[256];
-    constexpr explicit ByteSet(std::string_view bytes) : has{} {
-        for (char c : bytes) has[static_cast<unsigned char>(c)] = true;
-    }
-    constexpr bool operator[](char c) const { return has[static_cast<unsigned char>(c)]; }
-};
+// Bytes a tag value's scan stops at; the bytes a tag name is made of.
 inline constexpr ByteSet kTagValueStops("\\\"\n\r");
 inline constexpr ByteSet kTagNameChars(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+#=:-.");
