@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# A Release build optimised with a profile (GCC's -fprofile-generate / -fprofile-use):
+# an instrumented qipu checks, converts and imports training games, then the same build
+# directory is compiled again with the counts it recorded. The training games are
+# data/*.pgn and, where the shared corpora sit beside the source tree, the lichess and
+# TWIC files: other games than the pgnmentor benchmark's.
+# Usage: bench/build_pgo.sh [build-dir]   (default: build-pgo)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$(realpath -m "${1:-$here/build-pgo}")
+profile=$build/pgo-profile
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+rm -rf "$profile"
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DQIPU_PGO=generate -DQIPU_PGO_DIR="$profile"
+cmake --build "$build" -j2 --target qipu
+inputs=("$here"/data/*.pgn)
+for f in "$here"/../shared/corpora/real/lichess-twic/*.pgn; do [ -e "$f" ] && inputs+=("$f"); done
+echo "training on ${#inputs[@]} files"
+# Exit codes are not looked at: training games may hold errors, which is the point.
+"$build"/qipu check --jobs 2 "${inputs[@]}" >/dev/null || true
+"$build"/qipu convert --to zh "${inputs[@]}" -o "$work/out.txt" 2>/dev/null || true
+"$build"/qipu import --db "$work/train.db" "${inputs[@]}" >/dev/null 2>&1 || true
+cmake -S "$here" -B "$build" -DQIPU_PGO=use
+cmake --build "$build" -j2 --target qipu
+echo "profile-guided build: $build/qipu"
