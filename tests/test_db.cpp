@@ -433,7 +433,11 @@ TEST_CASE("db import killed with SIGKILL leaves whole games and completes on re-
   // A few MB of real games, so that an import takes long enough to be killed midway.
   fs::path pgn = pgnmentor_players("kill", {"Adams", "Anand", "Carlsen", "Kasparov"});
   fs::path clean = temp_db("clean");
+  auto started = std::chrono::steady_clock::now();
   REQUIRE(std::system(qipu_cmd("import --db " + clean.string() + " " + pgn.string() + " > /dev/null 2>&1").c_str()) != -1);
+  // Kills come at 5 to 60 % of a whole import's time, so that some land midway however
+  // fast the import is (fixed delays stopped doing so when import got faster).
+  auto whole_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
   auto expected = count_rows(*db::open_database(clean.string(), db::Connection::Mode::ReadOnly), "SELECT count(*) FROM game");
   std::vector<std::string> clean_games;
   db::for_each_game(*db::open_database(clean.string(), db::Connection::Mode::ReadOnly), {}, [&](game::GameRecord& g) {
@@ -453,7 +457,7 @@ TEST_CASE("db import killed with SIGKILL leaves whole games and completes on re-
       execl(QIPU_BINARY, QIPU_BINARY, "import", "--batch", "500", "--db", path.c_str(), pgn.c_str(), (char*)nullptr);
       _exit(127);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(30 + rng() % 400));
+    std::this_thread::sleep_for(std::chrono::milliseconds(whole_ms / 20 + std::int64_t(rng() % 1000) * whole_ms * 11 / 20000));
     kill(pid, SIGKILL);
     int status;
     waitpid(pid, &status, 0);
