@@ -257,8 +257,7 @@ std::string explain_castling(const Position& pos, bool long_side) {
   return "cannot castle through or into check";
 }
 
-// Move generation's rule for castling, asked directly: the right, no check, and
-// Position::castling_legal for the squares.
+// The castling rule move generation uses (Position::castling_move), asked directly.
 SanResolution resolve_castling(const Position& pos, bool long_side) {
   Move m = pos.castling_move(castling_index(pos.side_to_move(), long_side));
   if (!m.is_none()) return {m, {}, false};
