@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command (README command 2 runs it after installing the packages):
-#   1. the whole suite in a Release build (build/);
+#   1. the whole suite in the profile-guided Release build (build/, bench/build_pgo.sh);
 #   2. the suite again under AddressSanitizer and UBSan (build-asan/, -O1), less the
 #      seven tests in ASAN_SKIP (see there);
 #   3. a short run of every libFuzzer target (build-fuzz/, clang) on its seed corpus,
@@ -14,8 +14,8 @@ fuzz_seconds=${FUZZ_SECONDS:-20}
 # (the SIGKILL rounds); the Release run covers them, the fuzz targets the same code.
 ASAN_SKIP='^(en → zh → en|search: pgnmentor positions|pgn memory does not grow|perft: random\.perft|perft: Ethereal fischer|perft: the six classic|db import killed with SIGKILL)'
 
-echo "== suite (Release) at ${SECONDS} s"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+echo "== suite (Release, profile-guided as README command 1 builds it) at ${SECONDS} s"
+bench/build_pgo.sh build
 cmake --build build -j2
 ctest --test-dir build -j2 --output-on-failure
 
