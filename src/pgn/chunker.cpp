@@ -30,25 +30,10 @@ bool is_ws(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
-// Characters that end a token for the chunker.
-struct EndTable {
-    bool e[256];
-    constexpr EndTable() : e{} {
-        for (unsigned char x : {' ', '\t', '\n', '\r', '\f', '\v', '{', '}', '(', ')', ';', '[', ']'})
-            e[x] = true;
-    }
-};
-constexpr EndTable kEnds;
-bool ends_token(char c) { return kEnds.e[static_cast<unsigned char>(c)]; }
-
-// Characters that end a tag name.
-struct NameEndTable {
-    bool e[256];
-    constexpr NameEndTable() : e{} {
-        for (unsigned char x : {' ', '\t', '\n', '\r', '\f', '\v', '"', ']'}) e[x] = true;
-    }
-};
-constexpr NameEndTable kNameEnds;
+// Characters that end a token for the chunker, and those that end a tag name.
+constexpr grammar::pgn::ByteSet kEnds(" \t\n\r\f\v{}();[]");
+bool ends_token(char c) { return kEnds[c]; }
+constexpr grammar::pgn::ByteSet kNameEnds(" \t\n\r\f\v\"]");
 
 // Character classes for the fast scan of movetext.
 enum : unsigned char { kPlain, kSpace, kNewline, kOther };
@@ -208,7 +193,7 @@ struct GameChunker::Impl {
         std::size_t j = i + 1;
         while (j < buf.size && (b[j] == ' ' || b[j] == '\t')) ++j;
         std::size_t k = j, limit = std::min(buf.size, j + 64);
-        while (k < limit && !kNameEnds.e[static_cast<unsigned char>(b[k])]) ++k;
+        while (k < limit && !kNameEnds[b[k]]) ++k;
         if (k == buf.size && !eof) return false;
         h = hash_name(b + j, k - j);
         return true;
