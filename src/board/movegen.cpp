@@ -104,8 +104,8 @@ void generate_king(GenContext& g, MoveFilter filter) {
   if (g.checkers || !pos.castling_rights()) return;
   for (bool long_side : {false, true}) {
     int idx = castling_index(g.us, long_side);
-    if (!pos.can_castle(std::uint8_t(1 << idx)) || !(filter.targets & square_bb(pos.castling_rook(idx)))) continue;
-    if (Move m = pos.castling_move(idx); !m.is_none()) g.list.push(m);
+    Move m = pos.castling_move(idx);  // castling is encoded as the king taking its rook
+    if (!m.is_none() && (filter.targets & square_bb(m.to()))) g.list.push(m);
   }
 }
 

@@ -280,6 +280,7 @@ void Position::move_piece(Square from, Square to) {
   Bitboard both = square_bb(from) | square_bb(to);
   board_[from] = NoPiece;
   board_[to] = p;
+  if (type_of(p) == King) king_square_[color_of(p)] = to;
   by_type_[type_of(p)] ^= both;
   by_color_[color_of(p)] ^= both;
   key_ ^= piece_key(p, from) ^ piece_key(p, to);
@@ -325,8 +326,6 @@ void Position::play(Move m) {
     if (type_of(p) == Pawn) {
       halfmove_ = 0;
       if ((from ^ to) == 16) set_ep_after_double_push(to);
-    } else if (type_of(p) == King) {
-      king_square_[us] = to;
     }
     take_castling_rights(from, to);
   }
@@ -457,11 +456,10 @@ bool Position::king_safe_after(Move m) const {
   Square from = m.from(), to = m.to(), ksq = king(us);
   if (from == ksq) return !attackers_to(to, ~us, pieces() ^ square_bb(from));
   // Not in check, only a slider on the line through the king and `from` can be uncovered
-  // (knights and pawns attack what they attacked before), and not by a piece staying on it.
+  // (knights and pawns attack what they attacked before). leaves_king_safe has passed the
+  // moves that stay on that line or whose line holds no enemy.
   if (!checkers_ && m.kind() != MoveKind::EnPassant) {
-    Bitboard line = line_bb(ksq, from);
-    if (!line || (line & square_bb(to))) return true;
-    Bitboard them = pieces(~us) & line;
+    Bitboard them = pieces(~us) & line_bb(ksq, from);
     return !sliders_reaching(ksq, them & pieces(Rook, Queen), them & pieces(Bishop, Queen), pieces() ^ square_bb(from));
   }
   Square captured = m.kind() == MoveKind::EnPassant ? Square(to ^ 8) : to;

@@ -17,9 +17,7 @@ constexpr Bitboard rank_bb(int r) { return Rank1 << (8 * r); }
 constexpr Bitboard DarkSquares = 0xAA55AA55AA55AA55ULL;
 
 inline int popcount(Bitboard b) { return std::popcount(b); }
-// The lowest square of a non-empty b (undefined for 0, which spares a test for it on
-// every king lookup).
-inline Square lsb(Bitboard b) { return Square(__builtin_ctzll(b)); }
+inline Square lsb(Bitboard b) { return Square(std::countr_zero(b)); }
 inline Square pop_lsb(Bitboard& b) {
   Square s = lsb(b);
   b &= b - 1;
