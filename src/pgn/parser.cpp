@@ -27,6 +27,7 @@ struct State {
     Visitor* v = nullptr;
     ReadStats* stats = nullptr;
     const RawGame* raw = nullptr;
+    const char* text = nullptr;  // raw->text.data()
     LineCounter lines;  // only for syntax errors: events carry offsets
     std::string scratch;  // unescaped tag values; reused across games
     std::string_view tag_name, tag_value;
@@ -39,16 +40,15 @@ struct State {
         stats = &st;
         raw = &r;
         lines = LineCounter(r.text, start_pos());
-        offset_base = r.byte_offset - reinterpret_cast<std::uintptr_t>(r.text.data());  // wraps, and back
+        text = r.text.data();
         begun = skip_game = stop = false;
         depth = skip_depth = 0;
         errors = 0;
     }
 
-    std::uint64_t offset_base = 0;  // the input offset of the text's start, less its address
-
     SourcePos start_pos() const { return {raw->line, raw->column, raw->byte_offset}; }
-    std::uint64_t offset(const char* p) const { return offset_base + reinterpret_cast<std::uintptr_t>(p); }
+    // Where p is in the input, as events give it.
+    std::uint64_t offset(const char* p) const { return raw->byte_offset + static_cast<std::uint64_t>(p - text); }
 
     // Calls begin_game before the first event; false while events are muted. Runs for
     // every token, so the call to begin_game stays out of line.
