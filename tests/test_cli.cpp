@@ -174,6 +174,29 @@ TEST_CASE("check: --jobs 1 and --jobs 2 give the same output", "[cli]") {
   }
 }
 
+// One job reads, replays and reports on one thread, several use queues: the reports of
+// inputs that fail (missing, cut short) must come out alike, in the same places.
+TEST_CASE("check: --jobs 1 and --jobs 2 report failing inputs alike", "[cli]") {
+  fs::path dir = temp_dir("jobs");
+  const std::string cut = (dir / "cut.pgn.gz").string();
+  // Half of a 3 MB real file, compressed: games come before the error.
+  const std::string big = std::string(QIPU_SHARED) + "/corpora/real/chesscom/cancer0707.pgn";
+  REQUIRE(shell("gzip -c \"" + big + "\" | head -c 400000 > " + cut).code == 0);
+  const std::string latin1 = std::string(QIPU_TEST_DATA) + "/pgn/latin1.pgn";
+  const std::string files = "\"" + data("multi.pgn") + "\" " + cut + " \"" + data("no-such-file.pgn") + "\" \"" + latin1 + "\"";
+  for (std::string args : {"check ", "check --json ", "convert --to uci "}) {
+    Run one = run_qipu(args + "--jobs 1 " + files), two = run_qipu(args + "--jobs 2 " + files);
+    INFO(args << "\n" << one.out << one.err);
+    CHECK(one.code == 2);
+    CHECK(one.code == two.code);
+    CHECK(one.out == two.out);
+    CHECK(one.err == two.err);
+    CHECK(contains(one.out + one.err, "cut.pgn.gz: truncated gzip data"));
+    CHECK(contains(one.out + one.err, "no-such-file.pgn"));
+  }
+  fs::remove_all(dir);
+}
+
 // A file of text that is not PGN at all (kokopu's syntactic-error-2) must not pass.
 // The reader reports its tokens as errors but begins no game, so check counts nothing
 // and exits 0: "0 games, 0 valid, 0 invalid, 0 warnings".

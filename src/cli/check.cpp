@@ -75,7 +75,7 @@ void run_check(const CheckOptions& o) {
   std::string json_games, json_inputs;
   Progress progress(o.input.files);
   game::PipelineCallbacks cb;
-  cb.prepare = release_on_worker;  // only diagnostics (with players) and raw text are reported
+  cb.trim = release_on_worker;  // only diagnostics (with players) and raw text are reported
   cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
     ++t.games;
     bool ok = rec.valid();

@@ -19,7 +19,8 @@ void add_input_options(CLI::App& cmd, InputOptions& o, bool files_required) {
                  "Input encoding: auto (UTF-8, else GB18030 when that decodes cleanly to CJK text, else "
                  "Windows-1252), utf-8, gb18030, latin1")
       ->check(CLI::IsMember({"auto", "utf-8", "gb18030", "latin1", "windows-1252"}));
-  cmd.add_option("-j,--jobs", o.jobs, "Worker threads (default: every core); large files are split at game boundaries");
+  cmd.add_option("-j,--jobs", o.jobs, "Threads that read and replay (default: every core); large files are split at game "
+                 "boundaries; 1 does all on one thread");
   std::vector<std::string> codes;
   for (const auto& n : notations()) codes.emplace_back(n.code);
   cmd.add_option("--from", o.from,

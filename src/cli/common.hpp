@@ -25,7 +25,7 @@ struct InputOptions {
 void add_input_options(CLI::App& cmd, InputOptions& o, bool files_required = true);
 game::PipelineOptions pipeline_options(const InputOptions& o);
 
-// For a pipeline's prepare step: frees the parts of a record the main thread will not
+// For a pipeline's trim step: frees the parts of a record the main thread will not
 // read, the move tree, and the tags unless a diagnostic names the game's players. Freed
 // on the worker that allocated them: on the main thread the allocator takes locks the
 // worker then waits on (check --jobs 1: 4% of its time).

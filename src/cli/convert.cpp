@@ -163,8 +163,8 @@ void run_convert(const ConvertOptions& o) {
     else if (o.to == "json") rec.output = to_json(rec);
     else if (o.to == "uci") rec.output = to_uci_line(rec);
     else rec.output = to_fen_lines(rec);
-    release_on_worker(rec);  // only the text and the diagnostics are needed from here on
   };
+  cb.trim = release_on_worker;  // only the text and the diagnostics are needed from here on
   cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
     for (const auto& d : rec.diagnostics)
       if (d.error) std::cerr << format_diagnostic(in.path, rec, d) << "\n";

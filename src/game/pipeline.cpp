@@ -19,20 +19,23 @@ struct Batch {
   std::vector<std::size_t> starts;  // where each game's text begins in `text`
   std::vector<pgn::RawGame> games;  // text views point into `text` once submitted
   std::vector<GameRecord> records;
-  std::vector<pgn::SyntaxError> input_errors;
+  std::vector<pgn::SyntaxError> input_errors;  // the workers' (outside any game)
+  std::vector<pgn::SyntaxError> read_errors;   // the input's own, after the games read before them
   std::size_t bytes = 0;
 };
 
 constexpr std::size_t BatchGames = 256;
 constexpr std::size_t BatchBytes = 1 << 20;
 
-// A parser and a replayer that append records to whichever batch is current.
+// A parser and a replayer that append records to whichever batch is current, or, run
+// alone, hand each record straight on (`hand_on`).
 struct Worker {
   pgn::GameParser parser;
   Replayer replayer;
   pgn::ReadStats stats;
   std::vector<GameRecord>* records = nullptr;
   std::vector<pgn::SyntaxError>* errors = nullptr;
+  std::function<void(GameRecord&)> hand_on;
 
   Worker(const PipelineOptions& o, const PipelineCallbacks& cb)
       : parser(o.reader),
@@ -40,6 +43,8 @@ struct Worker {
             o.replay,
             [this, &cb](GameRecord& r) {
               if (cb.prepare) cb.prepare(r);
+              if (hand_on) return hand_on(r), pgn::Visit::Continue;
+              if (cb.trim) cb.trim(r);
               records->push_back(std::move(r));
               return pgn::Visit::Continue;
             },
@@ -49,8 +54,9 @@ struct Worker {
     records = &b.records;
     errors = &b.input_errors;
     b.records.reserve(b.games.size());
-    for (const auto& g : b.games) (void)parser.parse(g, replayer, stats);
+    for (const auto& g : b.games) parse(g);
   }
+  void parse(const pgn::RawGame& g) { (void)parser.parse(g, replayer, stats); }
 };
 
 unsigned worker_count(unsigned jobs) {
@@ -58,7 +64,8 @@ unsigned worker_count(unsigned jobs) {
   return jobs;
 }
 
-// Reads inputs in order, hands batches to workers, delivers results in order.
+// Reads inputs in order, hands batches to workers, delivers results in order; with one
+// job, does it all on the calling thread.
 class Runner {
  public:
   Runner(const std::vector<PipelineInput>& inputs, const PipelineOptions& o, const PipelineCallbacks& cb)
@@ -66,6 +73,7 @@ class Runner {
 
   void run() {
     unsigned n = worker_count(opts_.jobs);
+    if (n == 1) return run_alone();
     for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this] { work(); });
     try {
       for (std::size_t i = 0; i < inputs_.size(); ++i) read_input(i);
@@ -91,10 +99,11 @@ class Runner {
     cv_work_.notify_all();
   }
 
- public:
-
  private:
-  void read_input(std::size_t i) {
+  // Reads input i game by game: take(raw) for each game, fail(message) when the input
+  // cannot be opened or read on.
+  template <class Take, class Fail>
+  void read_games(std::size_t i, Take&& take, Fail&& fail) {
     InputReport& rep = reports_[i];
     const PipelineInput& in = inputs_[i];
     rep.path = in.path;
@@ -103,27 +112,60 @@ class Runner {
       rep.opened = true;
       rep.compression = src->compression();
       pgn::GameChunker chunker(*src, opts_.reader);
-      Batch batch;
-      batch.input = i;
       pgn::RawGame raw;
       try {
         while (chunker.next(raw)) {
           if (rep.encoding.empty()) rep.encoding = chunker.encoding();
-          add_game(batch, raw);
           rep.bytes = chunker.bytes_read();
-          if (batch.games.size() >= BatchGames || batch.bytes >= BatchBytes) submit(batch, i);
+          take(raw);
         }
       } catch (const pgn::SourceError& e) {
-        batch.input_errors.push_back({0, {}, e.what()});
+        fail(e.what());
       }
       if (rep.encoding.empty()) rep.encoding = chunker.encoding();
       rep.bytes = chunker.bytes_read();
-      submit(batch, i);
     } catch (const pgn::SourceError& e) {
-      Batch batch;
-      batch.input = i;
-      batch.input_errors.push_back({0, {}, e.what()});
-      submit(batch, i);
+      fail(e.what());
+    }
+  }
+
+  // Cuts input i into batches for the workers.
+  void read_input(std::size_t i) {
+    Batch batch;
+    batch.input = i;
+    read_games(
+        i,
+        [&](const pgn::RawGame& raw) {
+          add_game(batch, raw);
+          if (batch.games.size() >= BatchGames || batch.bytes >= BatchBytes) submit(batch, i);
+        },
+        [&](const char* message) { batch.read_errors.push_back({0, {}, message}); });
+    submit(batch, i);
+  }
+
+  // --jobs 1: one thread reads, replays and delivers, with no batch copies or queues.
+  void run_alone() {
+    Worker w(opts_, cb_);
+    for (std::size_t i = 0; i < inputs_.size(); ++i) {
+      InputReport& rep = reports_[i];
+      w.errors = &rep.input_errors;
+      w.hand_on = [&](GameRecord& r) {
+        ++games_;
+        if (cb_.game) cb_.game(rep, r);
+      };
+      std::size_t since_progress = 0;
+      read_games(
+          i,
+          [&](const pgn::RawGame& raw) {
+            w.parse(raw);
+            bytes_read_ += raw.text.size();
+            if (++since_progress == BatchGames && cb_.progress) {
+              since_progress = 0;
+              cb_.progress(bytes_read_, games_);
+            }
+          },
+          [&](const char* message) { rep.input_errors.push_back({0, {}, message}); });
+      finish_inputs(i + 1);
     }
   }
 
@@ -186,6 +228,7 @@ class Runner {
     finish_inputs(b.input);
     InputReport& rep = reports_[b.input];
     for (auto& e : b.input_errors) rep.input_errors.push_back(std::move(e));
+    for (auto& e : b.read_errors) rep.input_errors.push_back(std::move(e));
     for (auto& r : b.records) {
       ++games_;
       if (cb_.game) cb_.game(rep, r);

@@ -17,6 +17,20 @@ std::string_view GameRecord::tag(std::string_view name) const {
   return {};
 }
 
+void GameRecord::clear() {
+  // Every member is reset by assigning a new record, so none added later is forgotten.
+  auto keep_tags = std::move(tags);
+  auto keep_line = std::move(mainline);
+  auto keep_diagnostics = std::move(diagnostics);
+  *this = GameRecord();
+  tags = std::move(keep_tags);
+  tags.clear();
+  mainline = std::move(keep_line);
+  mainline.clear();
+  diagnostics = std::move(keep_diagnostics);
+  diagnostics.clear();
+}
+
 int GameRecord::error_count() const {
   int n = 0;
   for (const auto& d : diagnostics) n += d.error;

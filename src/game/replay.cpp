@@ -370,7 +370,7 @@ Replayer::~Replayer() = default;
 
 Visit Replayer::begin_game(const pgn::GameInfo& info) {
   Impl& s = *impl_;
-  s.rec = GameRecord{};
+  s.rec.clear();
   s.rec.index = info.index;
   s.rec.start = info.start;
   s.lines = pgn::LineCounter(info.text, info.start);

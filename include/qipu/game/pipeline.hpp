@@ -27,7 +27,7 @@ inline pgn::ReaderOptions replay_reader_options() {
 struct PipelineOptions {
   pgn::ReaderOptions reader = replay_reader_options();
   ReplayOptions replay;
-  unsigned jobs = 0;  // 0: every core
+  unsigned jobs = 0;  // threads; 0: every core; 1: all on the calling thread
 };
 
 // What happened to one input as a whole.
@@ -41,9 +41,15 @@ struct InputReport {
 };
 
 struct PipelineCallbacks {
-  // Each game, on the worker thread that replayed it: for heavy per-game work such as
-  // writing the game out (store the result in GameRecord::output). Must be thread-safe.
+  // Each game, on the worker thread that replayed it (the calling thread with one job):
+  // for heavy per-game work such as writing the game out (store the result in
+  // GameRecord::output). Must be thread-safe.
   std::function<void(GameRecord&)> prepare;
+  // Each game, on its worker after `prepare`, before the record waits its turn for the
+  // calling thread: frees what `game` will not read, so that waiting records hold little
+  // memory and are freed by the thread that allocated them. Not called with one job,
+  // where each record goes straight to `game` and the replayer reuses its memory.
+  std::function<void(GameRecord&)> trim;
   // Each game, in input order, on the calling thread.
   std::function<void(const InputReport&, GameRecord&)> game;
   // Once per input, after its last game.

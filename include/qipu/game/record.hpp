@@ -70,6 +70,10 @@ struct GameRecord {
   std::string output;  // what a pipeline's prepare step made of the game, as text
   std::any extra;      // or as any other value (the importer's encoded rows)
 
+  // Makes the record as new, keeping the memory of its tags, moves and diagnostics for
+  // the next game read into it.
+  void clear();
+
   [[nodiscard]] std::string_view tag(std::string_view name) const;
   [[nodiscard]] int error_count() const;
   [[nodiscard]] int warning_count() const;
