@@ -23,8 +23,12 @@ python3 - "$bytes" "$games" <<'PY'
 import json, sys
 bytes_, games = int(sys.argv[1]), int(sys.argv[2])
 res = json.load(open("/tmp/qipu-bench.json"))["results"]
-base = next(r["mean"] for r in res if r["command"].startswith("pgn-extract"))
+# Wall time, and CPU time (user + system, all threads): --jobs 1 is one thread, so its
+# two agree; the ratios compare both with pgn-extract's.
+ext = next(r for r in res if r["command"].startswith("pgn-extract"))
+base, base_cpu = ext["mean"], ext["user"] + ext["system"]
 for r in res:
-    t = r["mean"]
-    print(f'{r["command"]:32s} {t:7.3f} s  {bytes_/t/1e6:7.1f} MB/s  {games/t:9.0f} games/s  {base/t:5.1f}x pgn-extract')
+    t, cpu = r["mean"], r["user"] + r["system"]
+    print(f'{r["command"]:32s} {t:7.3f} s  {bytes_/t/1e6:7.1f} MB/s  {games/t:9.0f} games/s  {base/t:5.1f}x pgn-extract'
+          f'   cpu {cpu:6.3f} s  {base_cpu/cpu:5.1f}x')
 PY

@@ -193,11 +193,20 @@ TEST_CASE("replay: errors", "[game]") {
       CHECK_FALSE(g.valid());
       CHECK(find(g, "not supported").size() == 1);
     }
-    for (std::string v : {"Standard", "chess960", "Fischerandom"}) {
+    for (std::string v : {"Standard", "chess960", "Fischerandom", "CHESS 960", "From Position"}) {
       GameRecord g = one("[Event \"x\"]\n[Variant \"" + v + "\"]\n[FEN \"" + std::string(StartFen) + "\"]\n\n1. e4 *\n");
       INFO(v << all_messages(g));
       CHECK(g.valid());
     }
+  }
+  SECTION("xiangqi games are refused, named by their Game tag in any case or by a ten-rank FEN") {
+    for (std::string tags : {"[Game \"Chinese Chess\"]", "[Game \"XIANGQI\"]",
+                             "[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]"}) {
+      GameRecord g = one("[Event \"x\"]\n" + tags + "\n\n1. e4 *\n");
+      INFO(tags);
+      CHECK(find(g, "xiangqi").size() == 1);
+    }
+    CHECK(one("[Event \"x\"]\n[Game \"Chess\"]\n\n1. e4 *\n").valid());
   }
   SECTION("null move while in check") {
     // A null move would leave the king in check with the opponent to move: kokopu

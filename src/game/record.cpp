@@ -1,7 +1,7 @@
 #include "qipu/game/record.hpp"
 
 #include <algorithm>
-#include <cctype>
+#include <initializer_list>
 
 namespace qipu::game {
 
@@ -50,39 +50,37 @@ int GameRecord::plies() const {
 
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+// v equals one of the names (written in lower case) but for ASCII case; no copy, as it
+// runs for every game.
+bool names_one_of(std::string_view v, std::initializer_list<std::string_view> names) {
+  auto same = [](char a, char b) { return (a >= 'A' && a <= 'Z' ? char(a + ('a' - 'A')) : a) == b; };
+  for (std::string_view n : names)
+    if (std::equal(v.begin(), v.end(), n.begin(), n.end(), same)) return true;
+  return false;
 }
 
 // Chess960 or standard; anything else is refused by name.
 std::optional<bool> variant_is_960(std::string_view v) {
-  std::string s = lower(v);
-  if (s.empty() || s == "standard" || s == "chess" || s == "normal" || s == "regular" || s == "from position")
-    return false;
-  if (s == "chess960" || s == "chess 960" || s == "fischerandom" || s == "fischer random" || s == "960" ||
-      s == "freestyle" || s == "chess-960")
+  if (v.empty() || names_one_of(v, {"standard", "chess", "normal", "regular", "from position"})) return false;
+  if (names_one_of(v, {"chess960", "chess 960", "fischerandom", "fischer random", "960", "freestyle", "chess-960"}))
     return true;
   return std::nullopt;
 }
 
-}  // namespace
-
 // Xiangqi files give themselves away by their Game tag or a FEN nine files wide.
-bool looks_like_xiangqi(const GameRecord& rec) {
-  std::string game = lower(rec.tag("Game"));
-  if (game == "chinese chess" || game == "xiangqi") return true;
-  std::string_view fen = rec.tag("FEN");
+bool looks_like_xiangqi(const GameRecord& rec, std::string_view fen) {
+  if (names_one_of(rec.tag("Game"), {"chinese chess", "xiangqi"})) return true;
   std::string_view placement = fen.substr(0, fen.find(' '));
   return std::count(placement.begin(), placement.end(), '/') == 9;  // ten ranks
 }
 
+}  // namespace
+
 std::string set_up_start(GameRecord& rec, std::string* repairs) {
-  if (looks_like_xiangqi(rec)) return "this is a xiangqi (Chinese chess) game, not international chess";
-  auto is960 = variant_is_960(rec.tag("Variant"));
-  if (!is960) return "variant '" + std::string(rec.tag("Variant")) + "' is not supported (only standard chess and Chess960)";
-  std::string_view fen = rec.tag("FEN");
+  std::string_view fen = rec.tag("FEN"), variant = rec.tag("Variant");
+  if (looks_like_xiangqi(rec, fen)) return "this is a xiangqi (Chinese chess) game, not international chess";
+  auto is960 = variant_is_960(variant);
+  if (!is960) return "variant '" + std::string(variant) + "' is not supported (only standard chess and Chess960)";
   if (!fen.empty()) {
     auto parsed = Position::from_fen(fen, *is960, repairs);
     if (!parsed) return "invalid FEN tag: " + parsed.error;
