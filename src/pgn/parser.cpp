@@ -3,7 +3,7 @@
 #include <charconv>
 
 #include "qipu/grammar/pgn.hpp"
-#include "qipu/notation/san.hpp"
+#include "qipu/notation/plain_san.hpp"
 #include "qipu/pgn/line_counter.hpp"
 #include "qipu/pgn/reader.hpp"
 
