@@ -245,9 +245,15 @@ struct control : pegtl::normal<Rule> {
     }
 };
 
-// g::move_number by hand: digits, spaces, then dots or ellipses; nullptr if not one.
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// g::move_number by hand, at a digit: digits, spaces, then dots or ellipses; nullptr if
+// not one.
 const char* move_number_end(const char* p, const char* end) {
-    while (p < end && *p >= '0' && *p <= '9') ++p;
+    do ++p;
+    while (p < end && is_digit(*p));
+    bool more = p + 1 < end && (p[1] == '.' || p[1] == '\xE2');  // 12... or 12.…
+    if (p < end && *p == '.' && !more) return p + 1;                // 12. as nearly always
     while (p < end && (*p == ' ' || *p == '\t')) ++p;
     const char* dots = p;
     for (;;) {
@@ -263,10 +269,9 @@ const char* move_number_end(const char* p, const char* end) {
 // g::move_length then judges with every piece word and form. These tokens are a subset of
 // g::move_length's, so the events stay the grammar's (the corpus test comparing both checks).
 std::size_t plain_san_length(const char* p, const char* end, San& san) {
+    static constexpr g::ByteSet kEnds(" \t\n\r\f\v{});[]$!?");  // g::kDelimiters but '(': maybe e8(Q)
     std::size_t n = read_plain_san(p, end, san);
-    const char* q = p + n;
-    bool paren = q < end && *q == '(';  // maybe a promotion, e8(Q)
-    return n > 0 && !paren && g::at_delimiter(q, end) ? n : 0;
+    return n > 0 && (p + n == end || kEnds[p[n]]) ? n : 0;
 }
 
 // The bulk of movetext, blanks, move numbers and moves, read without the grammar:
@@ -282,7 +287,7 @@ const char* skim_movetext(const char* p, const char* end, State& st) {
             ++p;
             continue;
         }
-        if (c >= '0' && c <= '9') {
+        if (is_digit(c)) {
             if (const char* q = move_number_end(p, end)) {
                 p = q;
                 continue;
