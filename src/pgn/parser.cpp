@@ -32,6 +32,7 @@ struct State {
     std::string scratch;  // unescaped tag values; reused across games
     std::string_view tag_name, tag_value;
     bool begun = false, skip_game = false, stop = false;
+    bool quiet = true;  // maybe !begun, skip_game or skip_depth: live() must look
     unsigned depth = 0, skip_depth = 0;
     std::uint32_t errors = 0;
 
@@ -42,6 +43,7 @@ struct State {
         lines = LineCounter(r.text, start_pos());
         text = r.text.data();
         begun = skip_game = stop = false;
+        quiet = true;
         depth = skip_depth = 0;
         errors = 0;
     }
@@ -51,19 +53,24 @@ struct State {
     std::uint64_t offset(const char* p) const { return raw->byte_offset + static_cast<std::uint64_t>(p - text); }
 
     // Calls begin_game before the first event; false while events are muted. Runs for
-    // every token, so the call to begin_game stays out of line.
+    // every token: one test while events flow, the rest out of line.
     bool live() {
-        if (!begun) [[unlikely]] begin();
-        return !skip_game && skip_depth == 0;
+        if (quiet) [[unlikely]] return wake();
+        return true;
     }
-    [[gnu::noinline]] void begin() {
-        begun = true;
-        ++stats->games;
-        follow(v->begin_game(GameInfo{raw->index, start_pos(), raw->text}));
+    [[gnu::noinline]] bool wake() {
+        if (!begun) {
+            begun = true;
+            ++stats->games;
+            follow(v->begin_game(GameInfo{raw->index, start_pos(), raw->text}));
+        }
+        quiet = skip_game || skip_depth != 0;
+        return !quiet;
     }
     void follow(Visit r) {
-        if (r == Visit::Skip) skip_game = true;
-        if (r == Visit::Stop) skip_game = stop = true;
+        if (r == Visit::Continue) return;
+        skip_game = quiet = true;
+        if (r == Visit::Stop) stop = true;
     }
     void error(const char* at, std::string message, bool warning = false) {
         if (opts.junk_as_game) live();
@@ -77,7 +84,7 @@ struct State {
         ++depth;
         if (!live()) return;
         Visit r = v->begin_variation(offset(at));
-        if (r == Visit::Skip) skip_depth = depth;
+        if (r == Visit::Skip) skip_depth = depth, quiet = true;
         else follow(r);
     }
     void close_variation() {
