@@ -64,9 +64,14 @@ inline constexpr std::ptrdiff_t kWindow = 8;
 
 inline std::size_t read_window(const char* p, San& san) {
   san = San{};
-  PieceType piece = kLead.piece[std::uint8_t(*p)];
-  san.piece = piece;
-  const char* q = p + (piece != Pawn);  // any other first byte fails below as a pawn's
+  PieceType piece = Pawn;
+  const char* q = p;
+  // A branch, not q = p + (piece != Pawn): the next token's start would wait on the table.
+  if (*q >= 'B' && *q <= 'R') {
+    piece = kLead.piece[std::uint8_t(*q++)];
+    if (piece == Pawn) return 0;  // not N B R Q K
+    san.piece = piece;
+  }
   Square to = square_at(q);
   if (to == NoSquare || kFollow[q[2]] & kMoreBoard) {  // not the usual Nf3 or e4
     q = read_origin(q, piece, san);
