@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "qipu/board/movegen.hpp"
+#include "qipu/notation/plain_san.hpp"
 
 namespace qipu {
 
@@ -89,56 +90,58 @@ SanParse fail(std::string msg) { return {std::nullopt, std::move(msg)}; }
 
 }  // namespace
 
-// One pass forward over the few characters. The general reader below gives the same San
-// for these tokens.
-std::size_t read_plain_san(const char* p, const char* end, San& san) {
-  // The longest plain token and the byte after it take 8 bytes: with those at hand no
-  // read needs a bound check. Near the end, read a copy padded with NULs, which no token
-  // contains.
-  constexpr std::ptrdiff_t Window = 8;
-  if (end - p < Window) {
-    char padded[Window] = {};
-    std::memcpy(padded, p, std::size_t(end - p));
-    return read_plain_san(padded, padded + Window, san);
-  }
-  san = San{};
-  const char* q = p;
-  if (*q >= 'B' && *q <= 'R') {
-    PieceType piece = piece_from_letter(*q);
-    if (piece == NoPieceType || piece == Pawn) return 0;
-    san.piece = piece;
-    ++q;
-  }
-  // The board part: [file][rank][x]square.
-  auto square_at = [](const char* s) { return is_file(s[0]) && is_rank(s[1]); };
-  if (square_at(q)) {
-    if (square_at(q + 2) || (q[2] == 'x' && square_at(q + 3))) {  // a full origin: Qh4xe1
-      san.from_file = std::int8_t(q[0] - 'a'), san.from_rank = std::int8_t(q[1] - '1');
-      q += 2;
+namespace plain_san {
+
+// The board part before the target square, [file][rank][x], into `san`: where the target
+// square is, or nullptr when a pawn names anything but the file it captures from.
+const char* read_origin(const char* q, PieceType piece, San& san) {
+  if (Square from = square_at(q); from != NoSquare) {
+    const char* to = q + 2;
+    if (square_at(to) == NoSquare) {
+      if (*to != 'x' || square_at(to + 1) == NoSquare) return q;  // no origin after all
+      san.capture = true, ++to;
     }
-  } else if (is_file(*q)) {
+    if (piece == Pawn) return nullptr;
+    san.from_file = std::int8_t(file_of(from)), san.from_rank = std::int8_t(rank_of(from));
+    return to;
+  }
+  bool file = is_file(*q);
+  if (file) {
     san.from_file = std::int8_t(*q++ - 'a');
   } else if (is_rank(*q)) {
+    if (piece == Pawn) return nullptr;
     san.from_rank = std::int8_t(*q++ - '1');
   }
-  if (*q == 'x') san.capture = true, ++q;
-  if (!square_at(q)) return 0;
-  san.to = make_square(q[0] - 'a', q[1] - '1');
-  q += 2;
-  if (san.piece == Pawn && (san.from_rank >= 0 || (san.from_file >= 0) != san.capture)) return 0;
+  bool capture = *q == 'x';
+  if (piece == Pawn && file != capture) return nullptr;
+  san.capture = capture;
+  return q + capture;
+}
+
+// The promotion and check signs after the target square, =Q then + or #: where they
+// end, or nullptr when they are not plain.
+const char* read_signs(const char* q, PieceType piece, San& san) {
   if (q[0] == '=') {
     PieceType promo = piece_from_letter(q[1]);
-    if (san.piece != Pawn || promo == NoPieceType || promo == Pawn || promo == King) return 0;
+    if (piece != Pawn || promo == NoPieceType || promo == Pawn || promo == King) return nullptr;
     san.promotion = promo;
     q += 2;
   }
   if (*q == '+' || *q == '#') {
     san.suffix = *q == '+' ? San::Suffix::Check : San::Suffix::Mate;
     ++q;
-    if (*q == '+' || *q == '#') return 0;  // ++: a style the general reader reports
+    if (*q == '+' || *q == '#') return nullptr;  // ++: a style the general reader reports
   }
-  return static_cast<std::size_t>(q - p);
+  return q;
 }
+
+std::size_t read_near_end(const char* p, const char* end, San& san) {
+  char padded[kWindow] = {};
+  std::memcpy(padded, p, std::size_t(end - p));
+  return read_window(padded, san);
+}
+
+}  // namespace plain_san
 
 bool parse_plain_san(std::string_view t, San& san) {
   return !t.empty() && read_plain_san(t.data(), t.data() + t.size(), san) == t.size();

@@ -3,7 +3,7 @@
 #include <charconv>
 
 #include "qipu/grammar/pgn.hpp"
-#include "qipu/notation/san.hpp"
+#include "qipu/notation/plain_san.hpp"
 #include "qipu/pgn/line_counter.hpp"
 #include "qipu/pgn/reader.hpp"
 
@@ -32,6 +32,7 @@ struct State {
     std::string scratch;  // unescaped tag values; reused across games
     std::string_view tag_name, tag_value;
     bool begun = false, skip_game = false, stop = false;
+    bool quiet = true;  // maybe !begun, skip_game or skip_depth: live() must look
     unsigned depth = 0, skip_depth = 0;
     std::uint32_t errors = 0;
 
@@ -42,6 +43,7 @@ struct State {
         lines = LineCounter(r.text, start_pos());
         text = r.text.data();
         begun = skip_game = stop = false;
+        quiet = true;
         depth = skip_depth = 0;
         errors = 0;
     }
@@ -51,19 +53,24 @@ struct State {
     std::uint64_t offset(const char* p) const { return raw->byte_offset + static_cast<std::uint64_t>(p - text); }
 
     // Calls begin_game before the first event; false while events are muted. Runs for
-    // every token, so the call to begin_game stays out of line.
+    // every token: one test while events flow, the rest out of line.
     bool live() {
-        if (!begun) [[unlikely]] begin();
-        return !skip_game && skip_depth == 0;
+        if (quiet) [[unlikely]] return wake();
+        return true;
     }
-    [[gnu::noinline]] void begin() {
-        begun = true;
-        ++stats->games;
-        follow(v->begin_game(GameInfo{raw->index, start_pos(), raw->text}));
+    [[gnu::noinline]] bool wake() {
+        if (!begun) {
+            begun = true;
+            ++stats->games;
+            follow(v->begin_game(GameInfo{raw->index, start_pos(), raw->text}));
+        }
+        quiet = skip_game || skip_depth != 0;
+        return !quiet;
     }
     void follow(Visit r) {
-        if (r == Visit::Skip) skip_game = true;
-        if (r == Visit::Stop) skip_game = stop = true;
+        if (r == Visit::Continue) return;
+        skip_game = quiet = true;
+        if (r == Visit::Stop) stop = true;
     }
     void error(const char* at, std::string message, bool warning = false) {
         if (opts.junk_as_game) live();
@@ -77,7 +84,7 @@ struct State {
         ++depth;
         if (!live()) return;
         Visit r = v->begin_variation(offset(at));
-        if (r == Visit::Skip) skip_depth = depth;
+        if (r == Visit::Skip) skip_depth = depth, quiet = true;
         else follow(r);
     }
     void close_variation() {
@@ -245,9 +252,15 @@ struct control : pegtl::normal<Rule> {
     }
 };
 
-// g::move_number by hand: digits, spaces, then dots or ellipses; nullptr if not one.
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// g::move_number by hand, at a digit: digits, spaces, then dots or ellipses; nullptr if
+// not one.
 const char* move_number_end(const char* p, const char* end) {
-    while (p < end && *p >= '0' && *p <= '9') ++p;
+    do ++p;
+    while (p < end && is_digit(*p));
+    bool more = p + 1 < end && (p[1] == '.' || p[1] == '\xE2');  // 12... or 12.…
+    if (p < end && *p == '.' && !more) return p + 1;                // 12. as nearly always
     while (p < end && (*p == ' ' || *p == '\t')) ++p;
     const char* dots = p;
     for (;;) {
@@ -263,10 +276,9 @@ const char* move_number_end(const char* p, const char* end) {
 // g::move_length then judges with every piece word and form. These tokens are a subset of
 // g::move_length's, so the events stay the grammar's (the corpus test comparing both checks).
 std::size_t plain_san_length(const char* p, const char* end, San& san) {
+    static constexpr g::ByteSet kEnds(" \t\n\r\f\v{});[]$!?");  // g::kDelimiters but '(': maybe e8(Q)
     std::size_t n = read_plain_san(p, end, san);
-    const char* q = p + n;
-    bool paren = q < end && *q == '(';  // maybe a promotion, e8(Q)
-    return n > 0 && !paren && g::at_delimiter(q, end) ? n : 0;
+    return n > 0 && (p + n == end || kEnds[p[n]]) ? n : 0;
 }
 
 // The bulk of movetext, blanks, move numbers and moves, read without the grammar:
@@ -282,7 +294,7 @@ const char* skim_movetext(const char* p, const char* end, State& st) {
             ++p;
             continue;
         }
-        if (c >= '0' && c <= '9') {
+        if (is_digit(c)) {
             if (const char* q = move_number_end(p, end)) {
                 p = q;
                 continue;

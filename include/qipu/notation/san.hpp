@@ -47,9 +47,7 @@ SanParse parse_san(std::string_view token);
 // a file only to capture), without building an error: false for anything else, which
 // parse_san reads. Replay's common path.
 bool parse_plain_san(std::string_view token, San& san);
-// The same at the start of a text: the length of the plain SAN there (0 if none), which
-// the caller checks ends the token. The reader's common path.
-std::size_t read_plain_san(const char* p, const char* end, San& san);
+// The same at the start of a text, inline for the reader: read_plain_san in plain_san.hpp.
 
 // What went wrong when a SAN does not name exactly one legal move.
 struct SanResolution {
