@@ -84,6 +84,18 @@ std::size_t skip_plain(const char* b, std::size_t i, std::size_t n) {
     return detail::find_first<true, '\n', '\r', '{', ';', '[', '(', ')', '-', '/', '*'>(b, i, n);
 }
 
+// Lanes of the block at q that start a line break: a CR, or an LF not after a CR.
+constexpr auto line_breaks = [](const char* q) {
+    detail::Lanes v = detail::load(q);
+    return detail::either(detail::eq(v, '\r'),
+                          detail::but_not(detail::eq(v, '\n'), detail::eq(detail::load(q - 1), '\r')));
+};
+
+// UTF-8 characters in p[0, n): bytes that are not continuation bytes.
+std::size_t characters(const char* p, std::size_t n) {
+    return n - detail::count_marked<false>(p, n, [](const char* q) { return detail::continuation(detail::load(q)); });
+}
+
 }  // namespace
 
 struct GameChunker::Impl {
@@ -127,49 +139,16 @@ struct GameChunker::Impl {
         tag_count = 0;
     }
 
-    // Moves the line/column of `start` over n bytes of text, one pass of
-    // blocks: LF, CR and CRLF each end a line (a CR at the end of the last
-    // call pairs with an LF at p[0]); the column counts UTF-8 characters.
+    // Moves the line/column of `start` over n bytes of text: LF, CR and CRLF
+    // each end a line (a CR at the end of the last call pairs with an LF at
+    // p[0]); the column counts UTF-8 characters after the last break.
     void advance(const char* p, std::size_t n) {
         if (n == 0) return;
-        unsigned carry = prev_cr ? 1 : 0;  // the byte before the block was a CR
-        std::size_t breaks = 0, after_break = 0, conts = 0, conts_at_break = 0;
-        bool broke = false;
-        std::size_t i = 0;
-        for (; i + detail::kBlock <= n; i += detail::kBlock) {
-            detail::Lanes v = detail::load(p + i), lfs = detail::eq(v, '\n'), crs = detail::eq(v, '\r');
-            if (!detail::bits(detail::either(detail::either(lfs, crs), detail::high(v)))) {  // the usual block
-                carry = 0;
-                continue;
-            }
-            unsigned lf = detail::bits(lfs), cr = detail::bits(crs);
-            unsigned cont = detail::bits(detail::continuation(v));
-            unsigned crlf = ((cr << 1) | carry) & lf;
-            breaks += static_cast<std::size_t>(std::popcount(lf) + std::popcount(cr) - std::popcount(crlf));
-            carry = cr >> (detail::kBlock - 1);
-            if (unsigned any = lf | cr) {
-                unsigned last = static_cast<unsigned>(std::bit_width(any));  // bits up to and with the last break
-                broke = true;
-                after_break = i + last;
-                conts_at_break = conts + static_cast<std::size_t>(std::popcount(cont & ((2u << (last - 1)) - 1)));
-            }
-            conts += static_cast<std::size_t>(std::popcount(cont));
-        }
-        for (; i < n; ++i) {
-            char c = p[i];
-            if (c == '\n' || c == '\r') {
-                breaks += c == '\r' || !carry;
-                broke = true;
-                after_break = i + 1;
-                conts_at_break = conts;
-            }
-            carry = c == '\r';
-            conts += (static_cast<unsigned char>(c) & 0xC0) == 0x80;
-        }
-        line += static_cast<std::uint32_t>(breaks);
-        std::size_t chars = (n - after_break) - (conts - conts_at_break);
-        if (broke) column = static_cast<std::uint32_t>(1 + chars);
-        else column += static_cast<std::uint32_t>(chars);
+        bool first = p[0] == '\r' || (p[0] == '\n' && !prev_cr);
+        line += static_cast<std::uint32_t>(first + detail::count_marked<true>(p + 1, n - 1, line_breaks));
+        std::size_t last = detail::find_last<'\n', '\r'>(p, n);
+        if (last == n) column += static_cast<std::uint32_t>(characters(p, n));
+        else column = static_cast<std::uint32_t>(1 + characters(p + last + 1, n - last - 1));
         prev_cr = p[n - 1] == '\r';
     }
 
