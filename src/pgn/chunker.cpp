@@ -122,8 +122,11 @@ struct GameChunker::Impl {
     bool content = false, movetext = false, ended = false, line_start = true;
     unsigned breaks = 0;  // line breaks since the last token: 2 or more is a blank line
     unsigned depth = 0;
+    // Tags of this game: where each '[' lies from `start` (so refills keep
+    // it) and, once needed, a hash of its name.
+    std::size_t tag_at[32] = {};
     std::uint64_t tag_names[32] = {};
-    unsigned tag_count = 0;
+    unsigned tag_count = 0, hashed = 0;
 
     // Dropping an oversized game.
     bool dropping = false;
@@ -136,7 +139,7 @@ struct GameChunker::Impl {
         line_start = true;
         breaks = 0;
         depth = 0;
-        tag_count = 0;
+        tag_count = hashed = 0;
     }
 
     // Moves the line/column of `start` over n bytes of text: LF, CR and CRLF
@@ -166,19 +169,43 @@ struct GameChunker::Impl {
         return true;
     }
 
-    // Tag name after '[' at i, or false if it is not yet all in the buffer.
-    bool tag_name_at(std::size_t i, std::uint64_t& h) {
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+    // End of the tag name after the '[' at i, its start in j: spaces and tabs
+    // skipped, at most 64 bytes; npos if the buffer may end inside it.
+    std::size_t tag_name_end(std::size_t i, std::size_t& j) const {
         const char* b = buf.data.get();
-        std::size_t j = i + 1;
+        j = i + 1;
         while (j < buf.size && (b[j] == ' ' || b[j] == '\t')) ++j;
         std::size_t k = j, limit = std::min(buf.size, j + 64);
         while (k < limit && !kNameEnds[b[k]]) ++k;
-        if (k == buf.size && !eof) return false;
-        h = hash_name(b + j, k - j);
-        return true;
+        return k == buf.size && !eof ? npos : k;
     }
 
-    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+    std::uint64_t tag_name_hash(std::size_t i) const {
+        std::size_t j, k = tag_name_end(i, j);
+        return hash_name(buf.data.get() + j, k - j);
+    }
+
+    // Hashes the names of the tags recorded so far, while their text is
+    // still in the buffer; done only when a name must be compared.
+    void hash_tags() {
+        for (; hashed < tag_count; ++hashed) tag_names[hashed] = tag_name_hash(start + tag_at[hashed]);
+    }
+
+    // Whether the name of the tag at i is all in the buffer (it is when
+    // tags_line_end found the line's end, eol).
+    bool name_ready(std::size_t i, std::size_t eol) const {
+        std::size_t j;
+        return eol != npos || tag_name_end(i, j) != npos;
+    }
+
+    // Whether the tag at i has the name of a tag this game already holds.
+    bool name_seen(std::size_t i) {
+        hash_tags();
+        std::uint64_t h = tag_name_hash(i);
+        return std::find(tag_names, tag_names + tag_count, h) != tag_names + tag_count;
+    }
 
     // End of the line starting at the '[' at i if the line ends with ']' and
     // holds no quote-escape, comment or second tag (so nothing on it can
@@ -378,8 +405,8 @@ GameChunker::Impl::Scan GameChunker::Impl::normal_char(std::size_t& i, std::size
     if (ended) { at = i; return Scan::Boundary; }
     if (c == '[') {
         if (movetext) { at = i; return Scan::Boundary; }
-        std::uint64_t h;
-        if (!tag_name_at(i, h)) {  // resumed here after a refill: keep the blank line seen
+        std::size_t eol = tags_line_end(i);
+        if (!name_ready(i, eol)) {  // resumed here after a refill: keep the blank line seen
             if (after_blank_line) breaks = 2;
             scan = i;
             i = static_cast<std::size_t>(-1);
@@ -387,11 +414,9 @@ GameChunker::Impl::Scan GameChunker::Impl::normal_char(std::size_t& i, std::size
         }
         // A tag name seen before starts a new game (one of tags only) when a blank line
         // stands between; without one it is a duplicate tag of this game.
-        for (unsigned k = 0; k < tag_count && after_blank_line; ++k)
-            if (tag_names[k] == h) { at = i; return Scan::Boundary; }
+        if (after_blank_line && name_seen(i)) { at = i; return Scan::Boundary; }
         for (;;) {
-            if (tag_count < 32) tag_names[tag_count++] = h;
-            std::size_t eol = tags_line_end(i);
+            if (tag_count < 32) tag_at[tag_count++] = i - start;
             if (eol == npos) {
                 mode = Mode::Tag;
                 ++i;
@@ -400,11 +425,17 @@ GameChunker::Impl::Scan GameChunker::Impl::normal_char(std::size_t& i, std::size
             // The usual case: the line holds only tag pairs. A tag line right after it
             // is taken here: with no blank line between, its name cannot start a game.
             std::size_t next = eol + 1 + (b[eol] == '\r' && eol + 1 < buf.size && b[eol + 1] == '\n');
-            if (next >= buf.size || b[next] != '[' || !tag_name_at(next, h)) {
+            if (next >= buf.size || b[next] != '[') {
+                i = eol;
+                return Scan::NeedMore;
+            }
+            std::size_t next_eol = tags_line_end(next);
+            if (!name_ready(next, next_eol)) {
                 i = eol;
                 return Scan::NeedMore;
             }
             i = next;
+            eol = next_eol;
         }
     }
     movetext = true;
@@ -477,6 +508,7 @@ bool GameChunker::Impl::next(RawGame& g) {
             drop_column = column;
         }
         if (dropping) {  // forget what was scanned; keep the scanner state
+            hash_tags();
             advance(buf.data.get() + start, scan - start);
             start = scan;
         }
