@@ -24,6 +24,7 @@ inline Lanes load(const char* p) { return _mm_loadu_si128(reinterpret_cast<const
 inline Lanes eq(Lanes v, char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); }
 inline Lanes either(Lanes a, Lanes b) { return _mm_or_si128(a, b); }
 inline Lanes both(Lanes a, Lanes b) { return _mm_and_si128(a, b); }
+inline Lanes with_bits(Lanes v, char c) { return _mm_or_si128(v, _mm_set1_epi8(c)); }  // c's bits set in every byte
 inline Lanes but_not(Lanes a, Lanes b) { return _mm_andnot_si128(b, a); }
 inline Lanes none() { return _mm_setzero_si128(); }
 inline Lanes high(Lanes v) { return v; }  // bytes >= 0x80
@@ -58,6 +59,7 @@ inline Lanes zero_bytes(std::uint64_t w) { return ~(((w & kLow7) + kLow7) | w | 
 inline Lanes eq(Lanes v, char c) { return zero_bytes(v ^ (0x0101010101010101ull * static_cast<unsigned char>(c))); }
 inline Lanes either(Lanes a, Lanes b) { return a | b; }
 inline Lanes both(Lanes a, Lanes b) { return a & b; }
+inline Lanes with_bits(Lanes v, char c) { return v | (0x0101010101010101ull * static_cast<unsigned char>(c)); }
 inline Lanes but_not(Lanes a, Lanes b) { return a & ~b; }
 inline Lanes none() { return 0; }
 inline Lanes high(Lanes v) { return v & kHigh; }

@@ -79,8 +79,16 @@ std::uint64_t hash_name(const char* p, std::size_t n) {
 }
 
 // Index of the first byte from i on that movetext_run must look at (see
-// MovetextTable; bytes >= 0x80 may start a result like ½-½ or 和棋).
+// MovetextTable; bytes >= 0x80 may start a result like ½-½ or 和棋), or of
+// a rare byte before it that it skips again: with bit 0x20 set, '[' matches
+// as '{', CR as '-' and LF as '*', so a block takes 7 tests instead of 10.
 std::size_t skip_plain(const char* b, std::size_t i, std::size_t n) {
+    for (; i + detail::kBlock <= n; i += detail::kBlock) {
+        detail::Lanes v = detail::load(b + i);
+        detail::Lanes hit = detail::either(detail::any_of<true, '(', ')'>(v),
+                                           detail::any_of<false, '{', ';', '-', '*', '/'>(detail::with_bits(v, 0x20)));
+        if (unsigned m = detail::bits(hit)) return i + static_cast<std::size_t>(std::countr_zero(m));
+    }
     return detail::find_first<true, '\n', '\r', '{', ';', '[', '(', ')', '-', '/', '*'>(b, i, n);
 }
 
