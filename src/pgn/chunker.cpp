@@ -50,13 +50,14 @@ struct ClassTable {
 };
 constexpr ClassTable kClass;
 
-// Classes for movetext once a game's first move is seen: only line breaks,
-// comment/variation/tag openers and characters of results matter there.
-enum : unsigned char { kSkip, kBreak, kSlow, kResultChar };
+// Classes for movetext once a game's first move is seen: only '%' (after a
+// line break), comment/variation/tag openers and characters of results
+// matter there.
+enum : unsigned char { kSkip, kPercent, kSlow, kResultChar };
 struct MovetextTable {
     unsigned char c[256];
     constexpr MovetextTable() : c{} {
-        c[std::size_t{'\n'}] = c[std::size_t{'\r'}] = kBreak;
+        c[std::size_t{'%'}] = kPercent;
         for (unsigned char x : {'{', ';', '[', '(', ')'}) c[x] = kSlow;
         // Every result holds one of these: 1-0 0-1 1/2-1/2 * ½-½ 和棋 白胜 黑胜 ...
         for (unsigned char x : {'-', '/', '*'}) c[x] = kResultChar;
@@ -80,16 +81,17 @@ std::uint64_t hash_name(const char* p, std::size_t n) {
 
 // Index of the first byte from i on that movetext_run must look at (see
 // MovetextTable; bytes >= 0x80 may start a result like ½-½ or 和棋), or of
-// a rare byte before it that it skips again: with bit 0x20 set, '[' matches
-// as '{', CR as '-' and LF as '*', so a block takes 7 tests instead of 10.
+// a rare byte before it that it skips again: bytes are tested with a bit
+// set that folds pairs together ('[' with '{', '(' with ')', '-' with '/').
 std::size_t skip_plain(const char* b, std::size_t i, std::size_t n) {
-    for (; i + detail::kBlock <= n; i += detail::kBlock) {
-        detail::Lanes v = detail::load(b + i);
-        detail::Lanes hit = detail::either(detail::any_of<true, '(', ')'>(v),
-                                           detail::any_of<false, '{', ';', '-', '*', '/'>(detail::with_bits(v, 0x20)));
-        if (unsigned m = detail::bits(hit)) return i + static_cast<std::size_t>(std::countr_zero(m));
+    using namespace detail;
+    for (; i + kBlock <= n; i += kBlock) {
+        Lanes v = load(b + i), folded = any_of<false, '{', ';'>(with_bits(v, 0x20));
+        folded = either(folded, either(eq(with_bits(v, 0x01), ')'), eq(with_bits(v, 0x02), '/')));
+        if (unsigned m = bits(either(folded, any_of<true, '*', '%'>(v))))
+            return i + static_cast<std::size_t>(std::countr_zero(m));
     }
-    return detail::find_first<true, '\n', '\r', '{', ';', '[', '(', ')', '-', '/', '*'>(b, i, n);
+    return find_first<true, '{', ';', '[', '(', ')', '-', '/', '*', '%'>(b, i, n);
 }
 
 // Lanes of the block at q that start a line break: a CR, or an LF not after a CR.
@@ -322,15 +324,16 @@ GameChunker::Impl::Run GameChunker::Impl::movetext_run(std::size_t& i) {
     const std::size_t n = buf.size;
     if (line_start && b[i] == '%') return Run::Slow;
     line_start = false;
+    const std::size_t from = i;
+    auto after_break = [&](std::size_t k) { return k > from && (b[k - 1] == '\n' || b[k - 1] == '\r'); };
     while (i < n) {
         switch (kMovetext.c[static_cast<unsigned char>(b[i])]) {
             case kSkip: i = skip_plain(b, i + 1, n); continue;
-            case kBreak:
-                ++i;
-                if (i == n) line_start = true;
-                else if (b[i] == '%') { line_start = true; return Run::Slow; }
+            case kPercent:  // a % line
+                if (after_break(i)) { line_start = true; return Run::Slow; }
+                i = skip_plain(b, i + 1, n);
                 continue;
-            case kSlow: line_start = false; return Run::Slow;
+            case kSlow: return Run::Slow;
             default: {
                 std::size_t s = i;
                 while (s > start && i - s < 64 && !ends_token(b[s - 1])) --s;
@@ -349,6 +352,7 @@ GameChunker::Impl::Run GameChunker::Impl::movetext_run(std::size_t& i) {
             }
         }
     }
+    line_start = after_break(n);
     return Run::End;
 }
 
