@@ -437,12 +437,8 @@ GameChunker::Impl::Scan GameChunker::Impl::normal_char(std::size_t& i, std::size
             // The usual case: the line holds only tag pairs. A tag line right after it
             // is taken here: with no blank line between, its name cannot start a game.
             std::size_t next = eol + 1 + (b[eol] == '\r' && eol + 1 < buf.size && b[eol + 1] == '\n');
-            if (next >= buf.size || b[next] != '[') {
-                i = eol;
-                return Scan::NeedMore;
-            }
-            std::size_t next_eol = tags_line_end(next);
-            if (!name_ready(next, next_eol)) {
+            std::size_t next_eol = npos;
+            if (next >= buf.size || b[next] != '[' || !name_ready(next, next_eol = tags_line_end(next))) {
                 i = eol;
                 return Scan::NeedMore;
             }
