@@ -693,6 +693,9 @@ TEST_CASE("pgn chunker agrees with a byte-by-byte recount at any block size", "[
         {"percent lines and escapes",
          repeated("% [Event\n[Event \"a\\\"]b\"] [Site \"[x\"]\n1. e4 {a\n%b} ; [x\n*\n", 30000)},
         {"chinese", repeated("[Event \"比赛\"]\n1. e4 e5 和棋 1. d4 白胜 黑胜 ½-½ x\n", 30000)},
+        {"mixed breaks",  // leading CRLFs split between blocks; games mid-line after multi-byte characters
+         repeated("\r\n", 700'000) +
+             repeated("[Event \"é\"]\r[White \"和\"]\n\r\n1. e4 {é\r} 1-0 1. d4 ½-½\n\r \r\n", 40000)},
     };
     for (const char* f : {"/real/pgnmentor/data__pgn__Adams.pgn", "/real/chesscom/cancer0707.pgn"}) {
         std::ifstream in(std::string(QIPU_SHARED) + "/corpora" + f, std::ios::binary);

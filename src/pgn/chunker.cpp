@@ -50,13 +50,14 @@ struct ClassTable {
 };
 constexpr ClassTable kClass;
 
-// Classes for movetext once a game's first move is seen: only line breaks,
-// comment/variation/tag openers and characters of results matter there.
-enum : unsigned char { kSkip, kBreak, kSlow, kResultChar };
+// Classes for movetext once a game's first move is seen: only '%' (after a
+// line break), comment/variation/tag openers and characters of results
+// matter there.
+enum : unsigned char { kSkip, kPercent, kSlow, kResultChar };
 struct MovetextTable {
     unsigned char c[256];
     constexpr MovetextTable() : c{} {
-        c[std::size_t{'\n'}] = c[std::size_t{'\r'}] = kBreak;
+        c[std::size_t{'%'}] = kPercent;
         for (unsigned char x : {'{', ';', '[', '(', ')'}) c[x] = kSlow;
         // Every result holds one of these: 1-0 0-1 1/2-1/2 * ½-½ 和棋 白胜 黑胜 ...
         for (unsigned char x : {'-', '/', '*'}) c[x] = kResultChar;
@@ -79,9 +80,30 @@ std::uint64_t hash_name(const char* p, std::size_t n) {
 }
 
 // Index of the first byte from i on that movetext_run must look at (see
-// MovetextTable; bytes >= 0x80 may start a result like ½-½ or 和棋).
+// MovetextTable; bytes >= 0x80 may start a result like ½-½ or 和棋), or of
+// a rare byte before it that it skips again: bytes are tested with a bit
+// set that folds pairs together ('[' with '{', '(' with ')', '-' with '/').
 std::size_t skip_plain(const char* b, std::size_t i, std::size_t n) {
-    return detail::find_first<true, '\n', '\r', '{', ';', '[', '(', ')', '-', '/', '*'>(b, i, n);
+    using namespace detail;
+    for (; i + kBlock <= n; i += kBlock) {
+        Lanes v = load(b + i), folded = any_of<false, '{', ';'>(with_bits(v, 0x20));
+        folded = either(folded, either(eq(with_bits(v, 0x01), ')'), eq(with_bits(v, 0x02), '/')));
+        if (unsigned m = bits(either(folded, any_of<true, '*', '%'>(v))))
+            return i + static_cast<std::size_t>(std::countr_zero(m));
+    }
+    return find_first<true, '{', ';', '[', '(', ')', '-', '/', '*', '%'>(b, i, n);
+}
+
+// Lanes of the block at q that start a line break: a CR, or an LF not after a CR.
+constexpr auto line_breaks = [](const char* q) {
+    detail::Lanes v = detail::load(q);
+    return detail::either(detail::eq(v, '\r'),
+                          detail::but_not(detail::eq(v, '\n'), detail::eq(detail::load(q - 1), '\r')));
+};
+
+// UTF-8 characters in p[0, n): bytes that are not continuation bytes.
+std::size_t characters(const char* p, std::size_t n) {
+    return n - detail::count_marked<false>(p, n, [](const char* q) { return detail::continuation(detail::load(q)); });
 }
 
 }  // namespace
@@ -110,8 +132,11 @@ struct GameChunker::Impl {
     bool content = false, movetext = false, ended = false, line_start = true;
     unsigned breaks = 0;  // line breaks since the last token: 2 or more is a blank line
     unsigned depth = 0;
+    // Tags of this game: where each '[' lies from `start` (so refills keep
+    // it) and, once needed, a hash of its name.
+    std::size_t tag_at[32] = {};
     std::uint64_t tag_names[32] = {};
-    unsigned tag_count = 0;
+    unsigned tag_count = 0, hashed = 0;
 
     // Dropping an oversized game.
     bool dropping = false;
@@ -124,52 +149,19 @@ struct GameChunker::Impl {
         line_start = true;
         breaks = 0;
         depth = 0;
-        tag_count = 0;
+        tag_count = hashed = 0;
     }
 
-    // Moves the line/column of `start` over n bytes of text, one pass of
-    // blocks: LF, CR and CRLF each end a line (a CR at the end of the last
-    // call pairs with an LF at p[0]); the column counts UTF-8 characters.
+    // Moves the line/column of `start` over n bytes of text: LF, CR and CRLF
+    // each end a line (a CR at the end of the last call pairs with an LF at
+    // p[0]); the column counts UTF-8 characters after the last break.
     void advance(const char* p, std::size_t n) {
         if (n == 0) return;
-        unsigned carry = prev_cr ? 1 : 0;  // the byte before the block was a CR
-        std::size_t breaks = 0, after_break = 0, conts = 0, conts_at_break = 0;
-        bool broke = false;
-        std::size_t i = 0;
-        for (; i + detail::kBlock <= n; i += detail::kBlock) {
-            detail::Lanes v = detail::load(p + i), lfs = detail::eq(v, '\n'), crs = detail::eq(v, '\r');
-            if (!detail::bits(detail::either(detail::either(lfs, crs), detail::high(v)))) {  // the usual block
-                carry = 0;
-                continue;
-            }
-            unsigned lf = detail::bits(lfs), cr = detail::bits(crs);
-            unsigned cont = detail::bits(detail::continuation(v));
-            unsigned crlf = ((cr << 1) | carry) & lf;
-            breaks += static_cast<std::size_t>(std::popcount(lf) + std::popcount(cr) - std::popcount(crlf));
-            carry = cr >> (detail::kBlock - 1);
-            if (unsigned any = lf | cr) {
-                unsigned last = static_cast<unsigned>(std::bit_width(any));  // bits up to and with the last break
-                broke = true;
-                after_break = i + last;
-                conts_at_break = conts + static_cast<std::size_t>(std::popcount(cont & ((2u << (last - 1)) - 1)));
-            }
-            conts += static_cast<std::size_t>(std::popcount(cont));
-        }
-        for (; i < n; ++i) {
-            char c = p[i];
-            if (c == '\n' || c == '\r') {
-                breaks += c == '\r' || !carry;
-                broke = true;
-                after_break = i + 1;
-                conts_at_break = conts;
-            }
-            carry = c == '\r';
-            conts += (static_cast<unsigned char>(c) & 0xC0) == 0x80;
-        }
-        line += static_cast<std::uint32_t>(breaks);
-        std::size_t chars = (n - after_break) - (conts - conts_at_break);
-        if (broke) column = static_cast<std::uint32_t>(1 + chars);
-        else column += static_cast<std::uint32_t>(chars);
+        bool first = p[0] == '\r' || (p[0] == '\n' && !prev_cr);
+        line += static_cast<std::uint32_t>(first + detail::count_marked<true>(p + 1, n - 1, line_breaks));
+        std::size_t last = detail::find_last<'\n', '\r'>(p, n);
+        if (last == n) column += static_cast<std::uint32_t>(characters(p, n));
+        else column = static_cast<std::uint32_t>(1 + characters(p + last + 1, n - last - 1));
         prev_cr = p[n - 1] == '\r';
     }
 
@@ -187,19 +179,43 @@ struct GameChunker::Impl {
         return true;
     }
 
-    // Tag name after '[' at i, or false if it is not yet all in the buffer.
-    bool tag_name_at(std::size_t i, std::uint64_t& h) {
+    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+    // End of the tag name after the '[' at i, its start in j: spaces and tabs
+    // skipped, at most 64 bytes; npos if the buffer may end inside it.
+    std::size_t tag_name_end(std::size_t i, std::size_t& j) const {
         const char* b = buf.data.get();
-        std::size_t j = i + 1;
+        j = i + 1;
         while (j < buf.size && (b[j] == ' ' || b[j] == '\t')) ++j;
         std::size_t k = j, limit = std::min(buf.size, j + 64);
         while (k < limit && !kNameEnds[b[k]]) ++k;
-        if (k == buf.size && !eof) return false;
-        h = hash_name(b + j, k - j);
-        return true;
+        return k == buf.size && !eof ? npos : k;
     }
 
-    static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+    std::uint64_t tag_name_hash(std::size_t i) const {
+        std::size_t j, k = tag_name_end(i, j);
+        return hash_name(buf.data.get() + j, k - j);
+    }
+
+    // Hashes the names of the tags recorded so far, while their text is
+    // still in the buffer; done only when a name must be compared.
+    void hash_tags() {
+        for (; hashed < tag_count; ++hashed) tag_names[hashed] = tag_name_hash(start + tag_at[hashed]);
+    }
+
+    // Whether the name of the tag at i is all in the buffer (it is when
+    // tags_line_end found the line's end, eol).
+    bool name_ready(std::size_t i, std::size_t eol) const {
+        std::size_t j;
+        return eol != npos || tag_name_end(i, j) != npos;
+    }
+
+    // Whether the tag at i has the name of a tag this game already holds.
+    bool name_seen(std::size_t i) {
+        hash_tags();
+        std::uint64_t h = tag_name_hash(i);
+        return std::find(tag_names, tag_names + tag_count, h) != tag_names + tag_count;
+    }
 
     // End of the line starting at the '[' at i if the line ends with ']' and
     // holds no quote-escape, comment or second tag (so nothing on it can
@@ -308,15 +324,16 @@ GameChunker::Impl::Run GameChunker::Impl::movetext_run(std::size_t& i) {
     const std::size_t n = buf.size;
     if (line_start && b[i] == '%') return Run::Slow;
     line_start = false;
+    const std::size_t from = i;
+    auto after_break = [&](std::size_t k) { return k > from && (b[k - 1] == '\n' || b[k - 1] == '\r'); };
     while (i < n) {
         switch (kMovetext.c[static_cast<unsigned char>(b[i])]) {
             case kSkip: i = skip_plain(b, i + 1, n); continue;
-            case kBreak:
-                ++i;
-                if (i == n) line_start = true;
-                else if (b[i] == '%') { line_start = true; return Run::Slow; }
+            case kPercent:  // a % line
+                if (after_break(i)) { line_start = true; return Run::Slow; }
+                i = skip_plain(b, i + 1, n);
                 continue;
-            case kSlow: line_start = false; return Run::Slow;
+            case kSlow: return Run::Slow;
             default: {
                 std::size_t s = i;
                 while (s > start && i - s < 64 && !ends_token(b[s - 1])) --s;
@@ -335,6 +352,7 @@ GameChunker::Impl::Run GameChunker::Impl::movetext_run(std::size_t& i) {
             }
         }
     }
+    line_start = after_break(n);
     return Run::End;
 }
 
@@ -399,8 +417,8 @@ GameChunker::Impl::Scan GameChunker::Impl::normal_char(std::size_t& i, std::size
     if (ended) { at = i; return Scan::Boundary; }
     if (c == '[') {
         if (movetext) { at = i; return Scan::Boundary; }
-        std::uint64_t h;
-        if (!tag_name_at(i, h)) {  // resumed here after a refill: keep the blank line seen
+        std::size_t eol = tags_line_end(i);
+        if (!name_ready(i, eol)) {  // resumed here after a refill: keep the blank line seen
             if (after_blank_line) breaks = 2;
             scan = i;
             i = static_cast<std::size_t>(-1);
@@ -408,11 +426,9 @@ GameChunker::Impl::Scan GameChunker::Impl::normal_char(std::size_t& i, std::size
         }
         // A tag name seen before starts a new game (one of tags only) when a blank line
         // stands between; without one it is a duplicate tag of this game.
-        for (unsigned k = 0; k < tag_count && after_blank_line; ++k)
-            if (tag_names[k] == h) { at = i; return Scan::Boundary; }
+        if (after_blank_line && name_seen(i)) { at = i; return Scan::Boundary; }
         for (;;) {
-            if (tag_count < 32) tag_names[tag_count++] = h;
-            std::size_t eol = tags_line_end(i);
+            if (tag_count < 32) tag_at[tag_count++] = i - start;
             if (eol == npos) {
                 mode = Mode::Tag;
                 ++i;
@@ -421,11 +437,13 @@ GameChunker::Impl::Scan GameChunker::Impl::normal_char(std::size_t& i, std::size
             // The usual case: the line holds only tag pairs. A tag line right after it
             // is taken here: with no blank line between, its name cannot start a game.
             std::size_t next = eol + 1 + (b[eol] == '\r' && eol + 1 < buf.size && b[eol + 1] == '\n');
-            if (next >= buf.size || b[next] != '[' || !tag_name_at(next, h)) {
+            std::size_t next_eol = npos;
+            if (next >= buf.size || b[next] != '[' || !name_ready(next, next_eol = tags_line_end(next))) {
                 i = eol;
                 return Scan::NeedMore;
             }
             i = next;
+            eol = next_eol;
         }
     }
     movetext = true;
@@ -498,6 +516,7 @@ bool GameChunker::Impl::next(RawGame& g) {
             drop_column = column;
         }
         if (dropping) {  // forget what was scanned; keep the scanner state
+            hash_tags();
             advance(buf.data.get() + start, scan - start);
             start = scan;
         }
