@@ -47,6 +47,7 @@ struct Tables {
   Bitboard line[64][64];     // the full line through both squares, or 0
   Bitboard rook_rays[64];    // rook attacks on an empty board
   Bitboard bishop_rays[64];
+  Bitboard piece_rays[16][64];  // by Piece: what it attacks on an empty board (pawns by colour)
   Magic rook[64];
   Magic bishop[64];
   Bitboard rook_table[0x19000];
@@ -58,6 +59,7 @@ extern const Tables& tables;
 inline Bitboard pawn_attacks(Color c, Square s) { return detail::tables.pawn[c][s]; }
 inline Bitboard knight_attacks(Square s) { return detail::tables.knight[s]; }
 inline Bitboard king_attacks(Square s) { return detail::tables.king[s]; }
+inline Bitboard empty_board_attacks(Piece p, Square s) { return detail::tables.piece_rays[p][s]; }
 inline Bitboard rook_attacks(Square s, Bitboard occ) {
   const auto& m = detail::tables.rook[s];
   return m.attacks[m.index(occ)];
