@@ -259,24 +259,26 @@ std::string Position::fen() const {
   return s;
 }
 
-void Position::put(Piece p, Square s) {
-  board_[s] = p;
-  if (type_of(p) == King) king_square_[color_of(p)] = s;
-  by_type_[type_of(p)] |= square_bb(s);
-  by_color_[color_of(p)] |= square_bb(s);
-  key_ ^= piece_key(p, s);
-}
-
-void Position::remove(Square s) {
-  Piece p = board_[s];
-  board_[s] = NoPiece;
+// Flips piece p on square s in the bitboards and the key; board_ is the caller's.
+inline void Position::toggle(Piece p, Square s) {
   by_type_[type_of(p)] ^= square_bb(s);
   by_color_[color_of(p)] ^= square_bb(s);
   key_ ^= piece_key(p, s);
 }
 
-void Position::move_piece(Square from, Square to) {
-  Piece p = board_[from];
+void Position::put(Piece p, Square s) {
+  board_[s] = p;
+  if (type_of(p) == King) king_square_[color_of(p)] = s;
+  toggle(p, s);
+}
+
+void Position::remove(Square s) {
+  toggle(board_[s], s);
+  board_[s] = NoPiece;
+}
+
+// Piece p, standing on `from`, goes to the empty square `to`.
+void Position::move_piece(Piece p, Square from, Square to) {
   Bitboard both = square_bb(from) | square_bb(to);
   board_[from] = NoPiece;
   board_[to] = p;
@@ -312,17 +314,11 @@ void Position::play(Move m) {
     return;
   }
   Square from = m.from(), to = m.to();
-  Piece p = board_[from];
-  pass_turn();
-  if (board_[to] != NoPiece) {
-    remove(to);
-    halfmove_ = 0;
-  }
-  move_piece(from, to);
-  if (type_of(p) == Pawn) {
-    halfmove_ = 0;
-    if ((from ^ to) == 16) set_ep_after_double_push(to);
-  }
+  Piece p = board_[from], captured = board_[to];
+  pass_turn(captured != NoPiece || type_of(p) == Pawn);
+  if (captured != NoPiece) toggle(captured, to);
+  move_piece(p, from, to);
+  if (type_of(p) == Pawn && (from ^ to) == 16) set_ep_after_double_push(to);
   take_castling_rights(from, to);
   find_checkers_after(p, from, to);
 #ifdef QIPU_DEBUG_KEYS
@@ -331,13 +327,13 @@ void Position::play(Move m) {
 }
 
 // What every move does besides moving pieces: the en passant square expires, the
-// clocks run and the turn passes.
-inline void Position::pass_turn() {
+// clocks run (the halfmove clock restarts at a capture or pawn move) and the turn passes.
+inline void Position::pass_turn(bool irreversible) {
   if (ep_ != NoSquare) {
     key_ ^= ep_key(ep_);
     ep_ = NoSquare;
   }
-  ++halfmove_;
+  halfmove_ = irreversible ? 0 : halfmove_ + 1;
   fullmove_ += side_;  // after Black's move
   side_ = ~side_;
   key_ ^= TurnKey;
@@ -367,7 +363,7 @@ void Position::take_castling_rights(Square from, Square to) {
 void Position::play_special(Move m) {
   Color us = side_;
   Square from = m.from(), to = m.to();
-  pass_turn();
+  pass_turn(m.kind() == MoveKind::Promotion || m.kind() == MoveKind::EnPassant);
   if (m.kind() == MoveKind::Castling) {
     remove(from);
     remove(to);
@@ -375,10 +371,9 @@ void Position::play_special(Move m) {
     put(make_piece(us, Rook), castle_rook_to(from, to));
     take_castling_rights(from, to);
   } else if (!m.is_null()) {
-    halfmove_ = 0;  // a pawn moves
     Square captured = m.kind() == MoveKind::EnPassant ? Square(to ^ 8) : to;
     if (board_[captured] != NoPiece) remove(captured);
-    move_piece(from, to);
+    move_piece(board_[from], from, to);
     if (m.kind() == MoveKind::Promotion) {
       remove(to);
       put(make_piece(us, m.promotion()), to);
