@@ -80,12 +80,13 @@ inline Bitboard line_bb(Square a, Square b) { return detail::tables.line[a][b]; 
 // The sliders among `rooks` (moving as rooks) and `bishops` (as bishops) that reach s
 // through `occ`, tested one by one on the small between-table. Replay asks about
 // scattered squares, where the large magic tables miss the cache; there are seldom more
-// than two sliders on s's lines.
+// than two sliders on s's lines. The sliders must stand in occ: a slider x reaches s
+// when between_bb(s, x) & occ is x alone.
 inline Bitboard sliders_reaching(Square s, Bitboard rooks, Bitboard bishops, Bitboard occ) {
   Bitboard result = 0;
   for (Bitboard b = (detail::tables.rook_rays[s] & rooks) | (detail::tables.bishop_rays[s] & bishops); b;) {
-    Square x = pop_lsb(b);
-    if (!(between_bb(s, x) & occ & ~square_bb(x))) result |= square_bb(x);
+    Bitboard path = between_bb(s, pop_lsb(b)) & occ;
+    if (!more_than_one(path)) result |= path;
   }
   return result;
 }
