@@ -253,15 +253,17 @@ void check_king_safety_against_movegen(const Position& pos) {
   }
 }
 
-void walk_king_safety(const Position& pos, int depth) {
-  check_king_safety_against_movegen(pos);
+// Calls visit on every position of the legal move tree below pos, to the given depth.
+template <class Visit>
+void walk_tree(const Position& pos, int depth, const Visit& visit) {
+  visit(pos);
   if (depth == 0) return;
   MoveList list;
   generate_legal(pos, list);
   for (Move m : list) {
     Position next = pos;
     next.play(m);
-    walk_king_safety(next, depth - 1);
+    walk_tree(next, depth - 1, visit);
   }
 }
 
@@ -271,23 +273,15 @@ TEST_CASE("leaves_king_safe agrees with the move generator in the perft trees", 
                           "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
                           "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
                           "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"}) {
-    walk_king_safety(load(fen), 2);
+    walk_tree(load(fen), 2, check_king_safety_against_movegen);
   }
 }
 
 // The checkers play() finds after each move (the moved piece, a slider it uncovered)
 // against a search of every enemy piece.
-void walk_checkers(const Position& pos, int depth) {
+void check_checkers(const Position& pos) {
   INFO(pos.fen());
   REQUIRE(pos.checkers() == pos.attackers_to(pos.king(pos.side_to_move()), ~pos.side_to_move()));
-  if (depth == 0) return;
-  MoveList list;
-  generate_legal(pos, list);
-  for (Move m : list) {
-    Position next = pos;
-    next.play(m);
-    walk_checkers(next, depth - 1);
-  }
 }
 
 TEST_CASE("checkers after a move agree with a search of the enemy pieces in the perft trees", "[board][perft]") {
@@ -296,7 +290,7 @@ TEST_CASE("checkers after a move agree with a search of the enemy pieces in the 
                           "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
                           "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
                           "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"}) {
-    walk_checkers(load(fen), 3);
+    walk_tree(load(fen), 3, check_checkers);
   }
 }
 
