@@ -253,15 +253,17 @@ void check_king_safety_against_movegen(const Position& pos) {
   }
 }
 
-void walk_king_safety(const Position& pos, int depth) {
-  check_king_safety_against_movegen(pos);
+// Calls visit on every position of the legal move tree below pos, to the given depth.
+template <class Visit>
+void walk_tree(const Position& pos, int depth, const Visit& visit) {
+  visit(pos);
   if (depth == 0) return;
   MoveList list;
   generate_legal(pos, list);
   for (Move m : list) {
     Position next = pos;
     next.play(m);
-    walk_king_safety(next, depth - 1);
+    walk_tree(next, depth - 1, visit);
   }
 }
 
@@ -271,7 +273,24 @@ TEST_CASE("leaves_king_safe agrees with the move generator in the perft trees", 
                           "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
                           "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
                           "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"}) {
-    walk_king_safety(load(fen), 2);
+    walk_tree(load(fen), 2, check_king_safety_against_movegen);
+  }
+}
+
+// The checkers play() finds after each move (the moved piece, a slider it uncovered)
+// against a search of every enemy piece.
+void check_checkers(const Position& pos) {
+  INFO(pos.fen());
+  REQUIRE(pos.checkers() == pos.attackers_to(pos.king(pos.side_to_move()), ~pos.side_to_move()));
+}
+
+TEST_CASE("checkers after a move agree with a search of the enemy pieces in the perft trees", "[board][perft]") {
+  for (const char* fen : {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                          "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                          "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                          "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                          "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"}) {
+    walk_tree(load(fen), 3, check_checkers);
   }
 }
 
@@ -927,6 +946,7 @@ TEST_CASE("Polyglot keys: incremental key equals the recomputed key in random pl
       ++plies;
       INFO("after " << before << " + " << m.raw());
       REQUIRE(pos.key() == pos.compute_key());
+      REQUIRE(pos.checkers() == pos.attackers_to(pos.king(pos.side_to_move()), ~pos.side_to_move()));
       // The written FEN reads back to the same position (and repetition key).
       Position back = load(pos.fen(), c960);
       REQUIRE(back.fen() == pos.fen());

@@ -259,24 +259,26 @@ std::string Position::fen() const {
   return s;
 }
 
-void Position::put(Piece p, Square s) {
-  board_[s] = p;
-  if (type_of(p) == King) king_square_[color_of(p)] = s;
-  by_type_[type_of(p)] |= square_bb(s);
-  by_color_[color_of(p)] |= square_bb(s);
-  key_ ^= piece_key(p, s);
-}
-
-void Position::remove(Square s) {
-  Piece p = board_[s];
-  board_[s] = NoPiece;
+// Flips piece p on square s in the bitboards and the key; board_ is the caller's.
+inline void Position::toggle(Piece p, Square s) {
   by_type_[type_of(p)] ^= square_bb(s);
   by_color_[color_of(p)] ^= square_bb(s);
   key_ ^= piece_key(p, s);
 }
 
-void Position::move_piece(Square from, Square to) {
-  Piece p = board_[from];
+void Position::put(Piece p, Square s) {
+  board_[s] = p;
+  if (type_of(p) == King) king_square_[color_of(p)] = s;
+  toggle(p, s);
+}
+
+void Position::remove(Square s) {
+  toggle(board_[s], s);
+  board_[s] = NoPiece;
+}
+
+// Piece p, standing on `from`, goes to the empty square `to`.
+void Position::move_piece(Piece p, Square from, Square to) {
   Bitboard both = square_bb(from) | square_bb(to);
   board_[from] = NoPiece;
   board_[to] = p;
@@ -307,35 +309,46 @@ Square Position::castle_rook_to(Square king_from, Square rook_from) {
 // Normal moves, 98 plies in 100, are made here in a straight line; the other kinds in
 // play_special, out of line, so that the common path needs few registers.
 void Position::play(Move m) {
-  Color us = side_;
+  if (m.kind() != MoveKind::Normal || m.is_null()) {
+    play_special(m);
+    return;
+  }
+  Square from = m.from(), to = m.to();
+  Piece p = board_[from], captured = board_[to];
+  pass_turn(captured != NoPiece || type_of(p) == Pawn);
+  if (captured != NoPiece) toggle(captured, to);
+  move_piece(p, from, to);
+  if (type_of(p) == Pawn && (from ^ to) == 16) set_ep_after_double_push(to);
+  take_castling_rights(from, to);
+  find_checkers_after(p, from, to);
+#ifdef QIPU_DEBUG_KEYS
+  if (key_ != compute_key()) __builtin_trap();
+#endif
+}
+
+// What every move does besides moving pieces: the en passant square expires, the
+// clocks run (the halfmove clock restarts at a capture or pawn move) and the turn passes.
+inline void Position::pass_turn(bool irreversible) {
   if (ep_ != NoSquare) {
     key_ ^= ep_key(ep_);
     ep_ = NoSquare;
   }
-  ++halfmove_;
-  if (m.kind() != MoveKind::Normal) {
-    play_special(m);
-  } else if (!m.is_null()) {
-    Square from = m.from(), to = m.to();
-    Piece p = board_[from];
-    if (board_[to] != NoPiece) {
-      remove(to);
-      halfmove_ = 0;
-    }
-    move_piece(from, to);
-    if (type_of(p) == Pawn) {
-      halfmove_ = 0;
-      if ((from ^ to) == 16) set_ep_after_double_push(to);
-    }
-    take_castling_rights(from, to);
-  }
-  side_ = ~us;
+  halfmove_ = irreversible ? 0 : halfmove_ + 1;
+  fullmove_ += side_;  // after Black's move
+  side_ = ~side_;
   key_ ^= TurnKey;
-  fullmove_ += us;  // after Black's move
-  find_checkers();
-#ifdef QIPU_DEBUG_KEYS
-  if (key_ != compute_key()) __builtin_trap();
-#endif
+}
+
+// After a normal move of piece p, only p itself or a slider it uncovered on the king's
+// line through `from` can give check: cheaper than looking at every enemy slider.
+inline void Position::find_checkers_after(Piece p, Square from, Square to) {
+  Square k = king(side_);
+  Bitboard occ = pieces();
+  Bitboard found = 0;
+  if ((empty_board_attacks(p, to) & square_bb(k)) && !(between_bb(k, to) & occ & ~square_bb(to))) found = square_bb(to);
+  if (Bitboard behind = line_bb(k, from) & pieces(~side_))
+    found |= sliders_reaching(k, behind & pieces(Rook, Queen), behind & pieces(Bishop, Queen), occ);
+  checkers_ = found;
 }
 
 // A move from or to the square of a king or rook with castling rights takes them.
@@ -346,26 +359,28 @@ void Position::take_castling_rights(Square from, Square to) {
   }
 }
 
-// Promotions, en passant captures and castling.
+// Promotions, en passant captures, castling and the null move.
 void Position::play_special(Move m) {
   Color us = side_;
   Square from = m.from(), to = m.to();
+  pass_turn(m.kind() == MoveKind::Promotion || m.kind() == MoveKind::EnPassant);
   if (m.kind() == MoveKind::Castling) {
     remove(from);
     remove(to);
     put(make_piece(us, King), castle_king_to(from, to));
     put(make_piece(us, Rook), castle_rook_to(from, to));
-  } else {
-    halfmove_ = 0;  // a pawn moves
+    take_castling_rights(from, to);
+  } else if (!m.is_null()) {
     Square captured = m.kind() == MoveKind::EnPassant ? Square(to ^ 8) : to;
     if (board_[captured] != NoPiece) remove(captured);
-    move_piece(from, to);
+    move_piece(board_[from], from, to);
     if (m.kind() == MoveKind::Promotion) {
       remove(to);
       put(make_piece(us, m.promotion()), to);
     }
+    take_castling_rights(from, to);
   }
-  take_castling_rights(from, to);
+  find_checkers();
 }
 
 Key Position::compute_key() const {
@@ -401,9 +416,9 @@ Bitboard Position::attackers_to(Square s, Color by, Bitboard occ) const {
   return (leapers & theirs) | sliders_reaching(s, theirs & pieces(Rook, Queen), theirs & pieces(Bishop, Queen), occ);
 }
 
-// Sliders one by one rather than through the magic tables: replay calls this after every
-// move, for kings on many squares, where the tables miss the cache.
-inline void Position::find_checkers() {
+// Sliders one by one rather than through the magic tables, which miss the cache for
+// kings on many squares.
+void Position::find_checkers() {
   Square k = king(side_);
   Color them = ~side_;
   Bitboard leapers = (pawn_attacks(side_, k) & pieces(Pawn)) | (knight_attacks(k) & pieces(Knight));

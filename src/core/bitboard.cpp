@@ -168,6 +168,16 @@ std::unique_ptr<detail::Tables> build_tables() {
     t->rook_rays[s] = rook.attacks(Square(s), 0);
     t->bishop_rays[s] = bishop.attacks(Square(s), 0);
   }
+  for (Color c : {White, Black})
+    for (int s = 0; s < 64; ++s) {
+      auto& rays = t->piece_rays;
+      rays[make_piece(c, Pawn)][s] = t->pawn[c][s];
+      rays[make_piece(c, Knight)][s] = t->knight[s];
+      rays[make_piece(c, Bishop)][s] = t->bishop_rays[s];
+      rays[make_piece(c, Rook)][s] = t->rook_rays[s];
+      rays[make_piece(c, Queen)][s] = t->rook_rays[s] | t->bishop_rays[s];
+      rays[make_piece(c, King)][s] = t->king[s];
+    }
   init_magics(t->rook, t->rook_table, rook, RookMagics);
   init_magics(t->bishop, t->bishop_table, bishop, BishopMagics);
   for (int a = 0; a < 64; ++a)

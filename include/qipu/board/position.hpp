@@ -111,14 +111,17 @@ class Position {
   bool operator==(const Position& o) const;
 
  private:
+  void toggle(Piece p, Square s);
   void put(Piece p, Square s);
   void remove(Square s);
-  void move_piece(Square from, Square to);
+  void move_piece(Piece p, Square from, Square to);
   [[gnu::noinline]] void play_special(Move m);
   void take_castling_rights(Square from, Square to);
   void set_ep_after_double_push(Square to);
   [[nodiscard]] bool king_safe_after(Move m) const;
-  [[gnu::always_inline]] void find_checkers();  // inside play(), which calls it on every move
+  void pass_turn(bool irreversible);
+  void find_checkers();
+  void find_checkers_after(Piece p, Square from, Square to);
   [[nodiscard]] std::string check_setup() const;
   [[nodiscard]] std::string castling_fen() const;
   friend struct FenReader;

@@ -47,6 +47,7 @@ struct Tables {
   Bitboard line[64][64];     // the full line through both squares, or 0
   Bitboard rook_rays[64];    // rook attacks on an empty board
   Bitboard bishop_rays[64];
+  Bitboard piece_rays[16][64];  // by Piece: what it attacks on an empty board (pawns by colour)
   Magic rook[64];
   Magic bishop[64];
   Bitboard rook_table[0x19000];
@@ -58,6 +59,7 @@ extern const Tables& tables;
 inline Bitboard pawn_attacks(Color c, Square s) { return detail::tables.pawn[c][s]; }
 inline Bitboard knight_attacks(Square s) { return detail::tables.knight[s]; }
 inline Bitboard king_attacks(Square s) { return detail::tables.king[s]; }
+inline Bitboard empty_board_attacks(Piece p, Square s) { return detail::tables.piece_rays[p][s]; }
 inline Bitboard rook_attacks(Square s, Bitboard occ) {
   const auto& m = detail::tables.rook[s];
   return m.attacks[m.index(occ)];
@@ -78,12 +80,13 @@ inline Bitboard line_bb(Square a, Square b) { return detail::tables.line[a][b]; 
 // The sliders among `rooks` (moving as rooks) and `bishops` (as bishops) that reach s
 // through `occ`, tested one by one on the small between-table. Replay asks about
 // scattered squares, where the large magic tables miss the cache; there are seldom more
-// than two sliders on s's lines.
+// than two sliders on s's lines. The sliders must stand in occ: a slider x reaches s
+// when between_bb(s, x) & occ is x alone.
 inline Bitboard sliders_reaching(Square s, Bitboard rooks, Bitboard bishops, Bitboard occ) {
   Bitboard result = 0;
   for (Bitboard b = (detail::tables.rook_rays[s] & rooks) | (detail::tables.bishop_rays[s] & bishops); b;) {
-    Square x = pop_lsb(b);
-    if (!(between_bb(s, x) & occ & ~square_bb(x))) result |= square_bb(x);
+    Bitboard path = between_bb(s, pop_lsb(b)) & occ;
+    if (!more_than_one(path)) result |= path;
   }
   return result;
 }
