@@ -511,6 +511,22 @@ TEST_CASE("pgn gzip and zstd inputs are found by magic bytes", "[pgn][compressio
         CHECK(st.errors >= 1);
         CHECK(r.has_error("truncated"));
     }
+    // The games before the cut are read, then the error is reported: a file of 6,000
+    // games (250 KB: two zstd blocks of 128 KB) cut at three quarters of its compressed size.
+    std::string big;
+    for (int i = 1; i <= 6000; ++i) big += "[Event \"g" + std::to_string(i) + "\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n";
+    gz = gzip(big);
+    zs = zstd(big);
+    write_file(dir / "cut.gz", gz.substr(0, gz.size() * 3 / 4));
+    write_file(dir / "cut.zst", zs.substr(0, zs.size() * 3 / 4));
+    for (const char* name : {"cut.gz", "cut.zst"}) {
+        Recorder r;
+        ReadStats st = read_pgn_file((dir / name).string(), r);
+        INFO(name << ": " << st.games << " games");
+        CHECK(st.games >= 1000);
+        CHECK(st.games < 6000);
+        CHECK(r.has_error("truncated"));
+    }
     CHECK_THROWS_AS(open_source((dir / "missing.pgn").string()), SourceError);
     fs::remove_all(dir);
 }

@@ -526,6 +526,7 @@ bool GameChunker::Impl::next(RawGame& g) {
                 emit(g, buf.size);
                 return true;
             }
+            dec.throw_failure();  // after every game read before it
             return false;
         }
         refill();

@@ -123,15 +123,27 @@ Decoder::~Decoder() {
     if (iconv_) iconv_close(static_cast<iconv_t>(iconv_));
 }
 
-// Reads until n bytes or end of input (decompressors return short pieces).
+// Reads until n bytes or end of input (decompressors return short pieces). A read
+// that fails (a .gz cut short) ends the input there: the bytes before it are decoded
+// and read as usual, and the error waits in failure() (see throw_failure).
 std::size_t Decoder::read_raw(char* p, std::size_t n) {
     std::size_t got = 0;
     while (got < n && !eof_) {
-        std::size_t k = src_.read(p + got, n - got);
+        std::size_t k = 0;
+        try {
+            k = src_.read(p + got, n - got);
+        } catch (const SourceError& e) {
+            failure_ = e.what();
+            failed_ = true;
+        }
         if (k == 0) eof_ = true;
         got += k;
     }
     return got;
+}
+
+void Decoder::throw_failure() const {
+    if (failed_) throw SourceError(failure_);
 }
 
 // Picks the encoding from the forced name or the first kDetectBytes bytes.

@@ -73,6 +73,9 @@ public:
     bool fill(Buffer& out);
     [[nodiscard]] Encoding encoding() const { return enc_; }
     [[nodiscard]] std::uint64_t produced() const { return produced_; }
+    // Throws the read error that ended the input early, if one did; called once the
+    // text read before it has been used.
+    void throw_failure() const;
 
     std::deque<InvalidRun> invalid;
 
@@ -94,6 +97,8 @@ private:
     Buffer prefix_;       // bytes read for detection, decoded on the first fill
     void* iconv_ = nullptr;
     std::uint64_t produced_ = 0;
+    bool failed_ = false;
+    std::string failure_;
     std::string forced_;
 };
 
