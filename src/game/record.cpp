@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <memory>
 
 namespace qipu::game {
 
@@ -18,11 +19,14 @@ std::string_view GameRecord::tag(std::string_view name) const {
 }
 
 void GameRecord::clear() {
-  // Every member is reset by assigning a new record, so none added later is forgotten.
+  // Every member is reset by building the record anew in place, so none added later is
+  // forgotten; in place, as assigning a new record moved each member and built and
+  // destroyed a second record.
   auto keep_tags = std::move(tags);
   auto keep_line = std::move(mainline);
   auto keep_diagnostics = std::move(diagnostics);
-  *this = GameRecord();
+  std::destroy_at(this);
+  std::construct_at(this);
   tags = std::move(keep_tags);
   tags.clear();
   mainline = std::move(keep_line);
