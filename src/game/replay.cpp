@@ -99,7 +99,15 @@ struct Replayer::Impl {
     if (!problem.empty()) diagnose(true, rec.start, 0, {}, problem);
     if (!repairs.empty()) diagnose(false, rec.start, 0, {}, "FEN tag: " + repairs.substr(0, repairs.size() - 2));
     rec.mainline.reserve(128);
-    frames.push_back({&rec.mainline, GameState(rec.start_position), rec.start_position, !problem.empty() || break_at_start});
+    start_mainline(!problem.empty() || break_at_start);
+  }
+  // The mainline's frame lives from game to game, so that its key history keeps its memory.
+  void start_mainline(bool broken) {
+    if (frames.empty()) return frames.push_back({&rec.mainline, GameState(rec.start_position), rec.start_position, broken});
+    Frame& f = frames.front();
+    f.state.reset(rec.start_position);
+    f.start = rec.start_position;
+    f.broken = broken;
   }
 
   // Where a move stands, for its diagnostics: taken before the move is played.
@@ -295,18 +303,18 @@ struct Replayer::Impl {
     std::string_view tag_result = rec.tag("Result");
     if (!rec.result.empty() && !tag_result.empty() && tag_result != rec.result)
       diagnose(false, rec.start, 0, {}, "the Result tag says " + std::string(tag_result) + " but the movetext ends " + rec.result);
-    std::string result = rec.result.empty() ? std::string(tag_result) : rec.result;
+    std::string_view result = rec.result.empty() ? tag_result : std::string_view(rec.result);
     const Frame& main = frames.front();
     if (main.broken || result.empty() || result == "*") return;
     const Position& pos = main.state.position();
     bool decisive = result == "1-0" || result == "0-1";
     if (rec.termination == Termination::Checkmate) {
-      std::string expected = pos.side_to_move() == White ? "0-1" : "1-0";
+      std::string_view expected = pos.side_to_move() == White ? "0-1" : "1-0";
       if (result != expected)
-        diagnose(false, rec.start, 0, {}, "result " + result + " but " + (pos.side_to_move() == White ? "White" : "Black") +
-                                              " is checkmated: expected " + expected);
+        diagnose(false, rec.start, 0, {}, "result " + std::string(result) + " but " + (pos.side_to_move() == White ? "White" : "Black") +
+                                              " is checkmated: expected " + std::string(expected));
     } else if (ends_game(rec.termination) && decisive) {
-      diagnose(false, rec.start, 0, {}, "result " + result + " but the game ended drawn by " +
+      diagnose(false, rec.start, 0, {}, "result " + std::string(result) + " but the game ended drawn by " +
                                             std::string(termination_name(rec.termination)));
     }
   }
@@ -374,7 +382,7 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
   s.rec.index = info.index;
   s.rec.start = info.start;
   s.lines = pgn::LineCounter(info.text, info.start);
-  s.frames.clear();
+  if (!s.frames.empty()) s.frames.erase(s.frames.begin() + 1, s.frames.end());  // the mainline's is kept
   s.pending_comments.clear();
   s.pending_nags.clear();
   s.started = false;
