@@ -1,6 +1,7 @@
 #include "qipu/game/replay.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 
 #include "qipu/board/movegen.hpp"
@@ -34,6 +35,11 @@ struct Frame {
   Position start;    // where the line begins: variations replay from here when opened
   bool broken;       // a move could not be replayed: the rest is kept as text
 };
+
+// The tags the replayer reads itself. Each is noted as it is read: looking them up at
+// the start and end of the game walked the whole list seven times.
+enum KnownTag { TagFen, TagVariant, TagSetUp, TagGame, TagDate, TagPlyCount, TagResult, KnownTagCount };
+constexpr std::array<std::string_view, KnownTagCount> KnownTagNames = {"FEN", "Variant", "SetUp", "Game", "Date", "PlyCount", "Result"};
 
 int ply_of(const Position& pos) { return 2 * (pos.fullmove_number() - 1) + (pos.side_to_move() == Black) + 1; }
 
@@ -80,6 +86,20 @@ struct Replayer::Impl {
   bool break_at_start = false;  // a syntax error came before the position was set up
   const Notation* preferred = nullptr;  // the table that read this game's last non-English move
   pgn::LineCounter lines;               // places of diagnostics, from the reader's offsets
+  std::array<int, KnownTagCount> known_tags{};  // index in rec.tags of each one's first, or -1
+
+  // Notes tags[i] if it is the first of a known name, as GameRecord::tag finds the first.
+  void note_tag(std::size_t i) {
+    const std::string& name = rec.tags[i].first;
+    for (int k = 0; k < KnownTagCount; ++k)
+      if (same_name(name, KnownTagNames[k])) {
+        if (known_tags[k] < 0) known_tags[k] = int(i);
+        return;
+      }
+  }
+  [[nodiscard]] std::string_view known_tag(KnownTag k) const {
+    return known_tags[k] < 0 ? std::string_view() : std::string_view(rec.tags[known_tags[k]].second);
+  }
 
   void diagnose(bool error, SourcePos pos, int ply, std::string move, std::string message) {
     rec.diagnostics.push_back({error, pos, ply, std::move(move), std::move(message)});
@@ -95,7 +115,8 @@ struct Replayer::Impl {
   void set_up() {
     started = true;
     std::string repairs;
-    std::string problem = set_up_start(rec, &repairs);
+    StartTags tags{known_tag(TagFen), known_tag(TagVariant), known_tag(TagSetUp), known_tag(TagGame)};
+    std::string problem = set_up_start(rec, tags, &repairs);
     if (!problem.empty()) diagnose(true, rec.start, 0, {}, problem);
     if (!repairs.empty()) diagnose(false, rec.start, 0, {}, "FEN tag: " + repairs.substr(0, repairs.size() - 2));
     rec.mainline.reserve(128);
@@ -300,7 +321,7 @@ struct Replayer::Impl {
   }
 
   void finish_result_checks() {
-    std::string_view tag_result = rec.tag("Result");
+    std::string_view tag_result = known_tag(TagResult);
     if (!rec.result.empty() && !tag_result.empty() && tag_result != rec.result)
       diagnose(false, rec.start, 0, {}, "the Result tag says " + std::string(tag_result) + " but the movetext ends " + rec.result);
     std::string_view result = rec.result.empty() ? tag_result : std::string_view(rec.result);
@@ -340,9 +361,9 @@ struct Replayer::Impl {
 
   void finish_tag_checks() {
     report_duplicate_tags();
-    if (std::string_view d = rec.tag("Date"); !d.empty() && !date_well_formed(d))
+    if (std::string_view d = known_tag(TagDate); !d.empty() && !date_well_formed(d))
       diagnose(false, rec.start, 0, {}, "malformed Date \"" + std::string(d) + "\": expected YYYY.MM.DD with ? for unknown digits");
-    if (std::string_view pc = rec.tag("PlyCount"); !pc.empty() && !frames.front().broken) {
+    if (std::string_view pc = known_tag(TagPlyCount); !pc.empty() && !frames.front().broken) {
       int n = -1;
       std::from_chars(pc.data(), pc.data() + pc.size(), n);
       int plies = int(rec.mainline.size());
@@ -388,6 +409,7 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
   s.started = false;
   s.break_at_start = false;
   s.preferred = s.options.notation;
+  s.known_tags.fill(-1);
   return Visit::Continue;
 }
 
@@ -398,6 +420,7 @@ Visit Replayer::tag(std::string_view name, std::string_view value, std::uint64_t
   auto& tags = impl_->rec.tags;
   if (tags.empty()) tags.reserve(16);  // most games have 7 to 16 tags
   tags.emplace_back(name, cut_text(value, MaxKeptText));
+  impl_->note_tag(tags.size() - 1);
   return Visit::Continue;
 }
 
