@@ -41,6 +41,18 @@ struct Frame {
 enum KnownTag { TagFen, TagVariant, TagSetUp, TagGame, TagDate, TagPlyCount, TagResult, KnownTagCount };
 constexpr std::array<std::string_view, KnownTagCount> KnownTagNames = {"FEN", "Variant", "SetUp", "Game", "Date", "PlyCount", "Result"};
 
+// A tag name's bit in a 64-bit set, from its length and first byte: two names rarely
+// share one, so a set of names nearly always tells a name outside it at once.
+constexpr std::uint64_t name_bit(std::string_view name) {
+  return std::uint64_t{1} << ((name.size() * 7 + (name.empty() ? 0 : name[0])) & 63);
+}
+
+constexpr std::uint64_t KnownTagBits = [] {
+  std::uint64_t bits = 0;
+  for (std::string_view n : KnownTagNames) bits |= name_bit(n);
+  return bits;
+}();
+
 int ply_of(const Position& pos) { return 2 * (pos.fullmove_number() - 1) + (pos.side_to_move() == Black) + 1; }
 
 bool two_digits_in(std::string_view s, int lo, int hi) {
@@ -88,9 +100,10 @@ struct Replayer::Impl {
   pgn::LineCounter lines;               // places of diagnostics, from the reader's offsets
   std::array<int, KnownTagCount> known_tags{};  // index in rec.tags of each one's first, or -1
 
-  // Notes tags[i] if it is the first of a known name, as GameRecord::tag finds the first.
-  void note_tag(std::size_t i) {
-    const std::string& name = rec.tags[i].first;
+  // Notes tags[i], named `name`, if it is the first of a known name, as GameRecord::tag
+  // finds the first.
+  void note_tag(std::string_view name, std::size_t i) {
+    if (!(KnownTagBits & name_bit(name))) return;  // most tags: Event, Site, White, …
     for (int k = 0; k < KnownTagCount; ++k)
       if (same_name(name, KnownTagNames[k])) {
         if (known_tags[k] < 0) known_tags[k] = int(i);
@@ -347,7 +360,7 @@ struct Replayer::Impl {
     std::uint64_t seen = 0;
     for (std::size_t i = 0; i < tags.size(); ++i) {
       const std::string& name = tags[i].first;
-      std::uint64_t bit = std::uint64_t{1} << ((name.size() * 7 + (name.empty() ? 0 : name[0])) & 63);
+      std::uint64_t bit = name_bit(name);
       if (seen & bit) {
         for (std::size_t j = 0; j < i; ++j)
           if (same_name(tags[j].first, name)) {
@@ -420,7 +433,7 @@ Visit Replayer::tag(std::string_view name, std::string_view value, std::uint64_t
   auto& tags = impl_->rec.tags;
   if (tags.empty()) tags.reserve(16);  // most games have 7 to 16 tags
   tags.emplace_back(name, cut_text(value, MaxKeptText));
-  impl_->note_tag(tags.size() - 1);
+  impl_->note_tag(name, tags.size() - 1);
   return Visit::Continue;
 }
 
