@@ -55,18 +55,21 @@ constexpr std::uint64_t KnownTagBits = [] {
 
 int ply_of(const Position& pos) { return 2 * (pos.fullmove_number() - 1) + (pos.side_to_move() == Black) + 1; }
 
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Two characters: "??", or two digits making a number from lo to hi.
 bool two_digits_in(std::string_view s, int lo, int hi) {
   if (s == "??") return true;
-  int n = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-  return ec == std::errc() && p == s.data() + s.size() && n >= lo && n <= hi;
+  if (!is_digit(s[0]) || !is_digit(s[1])) return false;
+  int n = (s[0] - '0') * 10 + (s[1] - '0');
+  return n >= lo && n <= hi;
 }
 
 // YYYY.MM.DD with ? for unknown digits, as the PGN standard writes dates.
 bool date_well_formed(std::string_view d) {
   if (d.size() != 10 || d[4] != '.' || d[7] != '.') return false;
   for (int i : {0, 1, 2, 3})
-    if (!std::isdigit(static_cast<unsigned char>(d[i])) && d[i] != '?') return false;
+    if (!is_digit(d[i]) && d[i] != '?') return false;
   return two_digits_in(d.substr(5, 2), 1, 12) && two_digits_in(d.substr(8, 2), 1, 31);
 }
 
