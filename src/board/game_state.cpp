@@ -27,6 +27,12 @@ bool insufficient_material(const Position& pos) {
   return !(bishops & DarkSquares) || !(bishops & ~DarkSquares);
 }
 
+void GameState::reset(const Position& start) {
+  pos_ = start;
+  keys_.clear();
+  keys_.push_back(pos_.repetition_key());
+}
+
 void GameState::play(Move m) {
   pos_.play(m);
   keys_.push_back(pos_.repetition_key());

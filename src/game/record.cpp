@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <memory>
 
 namespace qipu::game {
 
@@ -18,11 +19,14 @@ std::string_view GameRecord::tag(std::string_view name) const {
 }
 
 void GameRecord::clear() {
-  // Every member is reset by assigning a new record, so none added later is forgotten.
+  // Every member is reset by building the record anew in place, so none added later is
+  // forgotten; in place, as assigning a new record moved each member and built and
+  // destroyed a second record.
   auto keep_tags = std::move(tags);
   auto keep_line = std::move(mainline);
   auto keep_diagnostics = std::move(diagnostics);
-  *this = GameRecord();
+  std::destroy_at(this);
+  std::construct_at(this);
   tags = std::move(keep_tags);
   tags.clear();
   mainline = std::move(keep_line);
@@ -68,8 +72,8 @@ std::optional<bool> variant_is_960(std::string_view v) {
 }
 
 // Xiangqi files give themselves away by their Game tag or a FEN nine files wide.
-bool looks_like_xiangqi(const GameRecord& rec, std::string_view fen) {
-  if (names_one_of(rec.tag("Game"), {"chinese chess", "xiangqi"})) return true;
+bool looks_like_xiangqi(std::string_view game, std::string_view fen) {
+  if (names_one_of(game, {"chinese chess", "xiangqi"})) return true;
   std::string_view placement = fen.substr(0, fen.find(' '));
   return std::count(placement.begin(), placement.end(), '/') == 9;  // ten ranks
 }
@@ -77,8 +81,12 @@ bool looks_like_xiangqi(const GameRecord& rec, std::string_view fen) {
 }  // namespace
 
 std::string set_up_start(GameRecord& rec, std::string* repairs) {
-  std::string_view fen = rec.tag("FEN"), variant = rec.tag("Variant");
-  if (looks_like_xiangqi(rec, fen)) return "this is a xiangqi (Chinese chess) game, not international chess";
+  return set_up_start(rec, {rec.tag("FEN"), rec.tag("Variant"), rec.tag("SetUp"), rec.tag("Game")}, repairs);
+}
+
+std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs) {
+  std::string_view fen = tags.fen, variant = tags.variant;
+  if (looks_like_xiangqi(tags.game, fen)) return "this is a xiangqi (Chinese chess) game, not international chess";
   auto is960 = variant_is_960(variant);
   if (!is960) return "variant '" + std::string(variant) + "' is not supported (only standard chess and Chess960)";
   if (!fen.empty()) {
@@ -88,7 +96,7 @@ std::string set_up_start(GameRecord& rec, std::string* repairs) {
     rec.start_fen = std::string(fen);
     return {};
   }
-  if (rec.tag("SetUp") == "1") return "SetUp is \"1\" but there is no FEN tag";
+  if (tags.setup == "1") return "SetUp is \"1\" but there is no FEN tag";
   if (*is960) return "a Chess960 game needs a FEN tag with its start position";
   return {};
 }

@@ -1,6 +1,7 @@
 #include "qipu/game/replay.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 
 #include "qipu/board/movegen.hpp"
@@ -35,20 +36,40 @@ struct Frame {
   bool broken;       // a move could not be replayed: the rest is kept as text
 };
 
+// The tags the replayer reads itself. Each is noted as it is read: looking them up at
+// the start and end of the game walked the whole list seven times.
+enum KnownTag { TagFen, TagVariant, TagSetUp, TagGame, TagDate, TagPlyCount, TagResult, KnownTagCount };
+constexpr std::array<std::string_view, KnownTagCount> KnownTagNames = {"FEN", "Variant", "SetUp", "Game", "Date", "PlyCount", "Result"};
+
+// A tag name's bit in a 64-bit set, from its length and first byte: two names rarely
+// share one, so a set of names nearly always tells a name outside it at once.
+constexpr std::uint64_t name_bit(std::string_view name) {
+  return std::uint64_t{1} << ((name.size() * 7 + (name.empty() ? 0 : name[0])) & 63);
+}
+
+constexpr std::uint64_t KnownTagBits = [] {
+  std::uint64_t bits = 0;
+  for (std::string_view n : KnownTagNames) bits |= name_bit(n);
+  return bits;
+}();
+
 int ply_of(const Position& pos) { return 2 * (pos.fullmove_number() - 1) + (pos.side_to_move() == Black) + 1; }
 
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Two characters: "??", or two digits making a number from lo to hi.
 bool two_digits_in(std::string_view s, int lo, int hi) {
   if (s == "??") return true;
-  int n = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-  return ec == std::errc() && p == s.data() + s.size() && n >= lo && n <= hi;
+  if (!is_digit(s[0]) || !is_digit(s[1])) return false;
+  int n = (s[0] - '0') * 10 + (s[1] - '0');
+  return n >= lo && n <= hi;
 }
 
 // YYYY.MM.DD with ? for unknown digits, as the PGN standard writes dates.
 bool date_well_formed(std::string_view d) {
   if (d.size() != 10 || d[4] != '.' || d[7] != '.') return false;
   for (int i : {0, 1, 2, 3})
-    if (!std::isdigit(static_cast<unsigned char>(d[i])) && d[i] != '?') return false;
+    if (!is_digit(d[i]) && d[i] != '?') return false;
   return two_digits_in(d.substr(5, 2), 1, 12) && two_digits_in(d.substr(8, 2), 1, 31);
 }
 
@@ -80,6 +101,21 @@ struct Replayer::Impl {
   bool break_at_start = false;  // a syntax error came before the position was set up
   const Notation* preferred = nullptr;  // the table that read this game's last non-English move
   pgn::LineCounter lines;               // places of diagnostics, from the reader's offsets
+  std::array<int, KnownTagCount> known_tags{};  // index in rec.tags of each one's first, or -1
+
+  // Notes tags[i], named `name`, if it is the first of a known name, as GameRecord::tag
+  // finds the first.
+  void note_tag(std::string_view name, std::size_t i) {
+    if (!(KnownTagBits & name_bit(name))) return;  // most tags: Event, Site, White, …
+    for (int k = 0; k < KnownTagCount; ++k)
+      if (same_name(name, KnownTagNames[k])) {
+        if (known_tags[k] < 0) known_tags[k] = int(i);
+        return;
+      }
+  }
+  [[nodiscard]] std::string_view known_tag(KnownTag k) const {
+    return known_tags[k] < 0 ? std::string_view() : std::string_view(rec.tags[known_tags[k]].second);
+  }
 
   void diagnose(bool error, SourcePos pos, int ply, std::string move, std::string message) {
     rec.diagnostics.push_back({error, pos, ply, std::move(move), std::move(message)});
@@ -95,11 +131,20 @@ struct Replayer::Impl {
   void set_up() {
     started = true;
     std::string repairs;
-    std::string problem = set_up_start(rec, &repairs);
+    StartTags tags{known_tag(TagFen), known_tag(TagVariant), known_tag(TagSetUp), known_tag(TagGame)};
+    std::string problem = set_up_start(rec, tags, &repairs);
     if (!problem.empty()) diagnose(true, rec.start, 0, {}, problem);
     if (!repairs.empty()) diagnose(false, rec.start, 0, {}, "FEN tag: " + repairs.substr(0, repairs.size() - 2));
     rec.mainline.reserve(128);
-    frames.push_back({&rec.mainline, GameState(rec.start_position), rec.start_position, !problem.empty() || break_at_start});
+    start_mainline(!problem.empty() || break_at_start);
+  }
+  // The mainline's frame lives from game to game, so that its key history keeps its memory.
+  void start_mainline(bool broken) {
+    if (frames.empty()) return frames.push_back({&rec.mainline, GameState(rec.start_position), rec.start_position, broken});
+    Frame& f = frames.front();
+    f.state.reset(rec.start_position);
+    f.start = rec.start_position;
+    f.broken = broken;
   }
 
   // Where a move stands, for its diagnostics: taken before the move is played.
@@ -292,21 +337,21 @@ struct Replayer::Impl {
   }
 
   void finish_result_checks() {
-    std::string_view tag_result = rec.tag("Result");
+    std::string_view tag_result = known_tag(TagResult);
     if (!rec.result.empty() && !tag_result.empty() && tag_result != rec.result)
       diagnose(false, rec.start, 0, {}, "the Result tag says " + std::string(tag_result) + " but the movetext ends " + rec.result);
-    std::string result = rec.result.empty() ? std::string(tag_result) : rec.result;
+    std::string_view result = rec.result.empty() ? tag_result : std::string_view(rec.result);
     const Frame& main = frames.front();
     if (main.broken || result.empty() || result == "*") return;
     const Position& pos = main.state.position();
     bool decisive = result == "1-0" || result == "0-1";
     if (rec.termination == Termination::Checkmate) {
-      std::string expected = pos.side_to_move() == White ? "0-1" : "1-0";
+      std::string_view expected = pos.side_to_move() == White ? "0-1" : "1-0";
       if (result != expected)
-        diagnose(false, rec.start, 0, {}, "result " + result + " but " + (pos.side_to_move() == White ? "White" : "Black") +
-                                              " is checkmated: expected " + expected);
+        diagnose(false, rec.start, 0, {}, "result " + std::string(result) + " but " + (pos.side_to_move() == White ? "White" : "Black") +
+                                              " is checkmated: expected " + std::string(expected));
     } else if (ends_game(rec.termination) && decisive) {
-      diagnose(false, rec.start, 0, {}, "result " + result + " but the game ended drawn by " +
+      diagnose(false, rec.start, 0, {}, "result " + std::string(result) + " but the game ended drawn by " +
                                             std::string(termination_name(rec.termination)));
     }
   }
@@ -318,7 +363,7 @@ struct Replayer::Impl {
     std::uint64_t seen = 0;
     for (std::size_t i = 0; i < tags.size(); ++i) {
       const std::string& name = tags[i].first;
-      std::uint64_t bit = std::uint64_t{1} << ((name.size() * 7 + (name.empty() ? 0 : name[0])) & 63);
+      std::uint64_t bit = name_bit(name);
       if (seen & bit) {
         for (std::size_t j = 0; j < i; ++j)
           if (same_name(tags[j].first, name)) {
@@ -332,9 +377,9 @@ struct Replayer::Impl {
 
   void finish_tag_checks() {
     report_duplicate_tags();
-    if (std::string_view d = rec.tag("Date"); !d.empty() && !date_well_formed(d))
+    if (std::string_view d = known_tag(TagDate); !d.empty() && !date_well_formed(d))
       diagnose(false, rec.start, 0, {}, "malformed Date \"" + std::string(d) + "\": expected YYYY.MM.DD with ? for unknown digits");
-    if (std::string_view pc = rec.tag("PlyCount"); !pc.empty() && !frames.front().broken) {
+    if (std::string_view pc = known_tag(TagPlyCount); !pc.empty() && !frames.front().broken) {
       int n = -1;
       std::from_chars(pc.data(), pc.data() + pc.size(), n);
       int plies = int(rec.mainline.size());
@@ -374,12 +419,13 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
   s.rec.index = info.index;
   s.rec.start = info.start;
   s.lines = pgn::LineCounter(info.text, info.start);
-  s.frames.clear();
+  if (!s.frames.empty()) s.frames.erase(s.frames.begin() + 1, s.frames.end());  // the mainline's is kept
   s.pending_comments.clear();
   s.pending_nags.clear();
   s.started = false;
   s.break_at_start = false;
   s.preferred = s.options.notation;
+  s.known_tags.fill(-1);
   return Visit::Continue;
 }
 
@@ -390,6 +436,7 @@ Visit Replayer::tag(std::string_view name, std::string_view value, std::uint64_t
   auto& tags = impl_->rec.tags;
   if (tags.empty()) tags.reserve(16);  // most games have 7 to 16 tags
   tags.emplace_back(name, cut_text(value, MaxKeptText));
+  impl_->note_tag(name, tags.size() - 1);
   return Visit::Continue;
 }
 

@@ -40,6 +40,8 @@ class GameState {
     keys_.push_back(pos_.repetition_key());
   }
 
+  // Starts again from `start`, keeping the history's memory.
+  void reset(const Position& start);
   void play(Move m);
   // The state before the last move, given that move's starting position: where a
   // variation that replaces the last move begins.

@@ -85,10 +85,18 @@ struct GameRecord {
 // Tag names compared as the PGN standard does: case-sensitive, byte for byte.
 bool same_name(std::string_view a, std::string_view b);
 
-// Sets rec.start_position (and start_fen) from the Variant, SetUp and FEN tags. Returns
-// what is wrong with them, or an empty string. With `repairs`, slips in the FEN's clocks
-// are accepted and described there (see Position::from_fen).
+// The values of the tags that say where a game starts; empty when missing.
+struct StartTags {
+  std::string_view fen, variant, setup, game;
+};
+
+// Sets rec.start_position (and start_fen) from the Variant, SetUp and FEN tags (and Game,
+// to recognise xiangqi). Returns what is wrong with them, or an empty string. With
+// `repairs`, slips in the FEN's clocks are accepted and described there (see
+// Position::from_fen).
 std::string set_up_start(GameRecord& rec, std::string* repairs = nullptr);
+// The same, with the tags already found (the replayer notes them as they are read).
+std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs);
 
 // "31. Qxe1" or "31... Qxe1" for a move played from `before` (the text shown as by
 // display_token).
