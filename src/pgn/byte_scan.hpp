@@ -121,7 +121,7 @@ std::size_t count_marked(const char* b, std::size_t n, At at) {
     for (; n - i >= kBlock; i += kBlock) total += static_cast<std::size_t>(std::popcount(bits(at(b + i))));
     if (i < n) {
         char t[kBlock + 1] = {};
-        if (Behind) t[0] = b[i - 1];
+        if (Behind) t[0] = *(b + i - 1);  // not b[i - 1]: for i = 0 that adds SIZE_MAX to b, undefined
         std::memcpy(t + 1, b + i, n - i);
         total += static_cast<std::size_t>(std::popcount(bits(at(t + 1))));
     }
