@@ -43,9 +43,12 @@ struct Worker {
             o.replay,
             [this, &cb](GameRecord& r) {
               if (cb.prepare) cb.prepare(r);
-              if (hand_on) return hand_on(r), pgn::Visit::Continue;
-              if (cb.trim) cb.trim(r);
-              records->push_back(std::move(r));
+              if (hand_on) {
+                hand_on(r);
+              } else {
+                if (cb.trim) cb.trim(r);
+                records->push_back(std::move(r));
+              }
               return pgn::Visit::Continue;
             },
             [this](const pgn::SyntaxError& e) { errors->push_back(e); }) {}
