@@ -276,7 +276,7 @@ const char* move_number_end(const char* p, const char* end) {
 // g::move_length then judges with every piece word and form. These tokens are a subset of
 // g::move_length's, so the events stay the grammar's (the corpus test comparing both checks).
 std::size_t plain_san_length(const char* p, const char* end, San& san) {
-    static constexpr g::ByteSet kEnds(" \t\n\r\f\v{});[]$!?");  // g::kDelimiters but '(': maybe e8(Q)
+    static constexpr g::ByteSet kEnds = g::kDelimiters.without('(');  // '(' may open a promotion, e8(Q)
     std::size_t n = read_plain_san(p, end, san);
     return n > 0 && (p + n == end || kEnds[p[n]]) ? n : 0;
 }

@@ -52,6 +52,12 @@ struct ByteSet {
         for (char c : bytes) has[static_cast<unsigned char>(c)] = true;
     }
     constexpr bool operator[](char c) const { return has[static_cast<unsigned char>(c)]; }
+    // The same set less one byte.
+    [[nodiscard]] constexpr ByteSet without(char c) const {
+        ByteSet s = *this;
+        s.has[static_cast<unsigned char>(c)] = false;
+        return s;
+    }
 };
 
 // Characters that end a token (besides the end of input).
