@@ -208,6 +208,18 @@ TEST_CASE("replay: errors", "[game]") {
     }
     CHECK(one("[Event \"x\"]\n[Game \"Chess\"]\n\n1. e4 *\n").valid());
   }
+  SECTION("a FEN tag after a comment between the tags is played from") {
+    // Found by fuzz_convert: the comment set the position up before the FEN tag came,
+    // so the game replayed from the standard position, and written back it read otherwise.
+    GameRecord g = one("[Event \"x\"]\n{between tags}\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n\n1. Kb1 *\n");
+    INFO(all_messages(g));
+    CHECK(g.valid());
+    REQUIRE(g.start_fen);
+    CHECK(*g.start_fen == "8/8/8/8/8/8/8/K6k w - - 0 1");
+    CHECK(g.plies() == 1);
+    GameRecord bad = one("[Event \"x\"]\n;between tags\n[FEN \"1\"]\n\n*\n");
+    CHECK(find(bad, "invalid FEN").size() == 1);
+  }
   SECTION("null move while in check") {
     // A null move would leave the king in check with the opponent to move: kokopu
     // (semantic-error game 7) reports it as an error, and so must we.

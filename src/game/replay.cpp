@@ -450,21 +450,22 @@ Visit Replayer::san_move(std::string_view token, const San& san, std::uint64_t o
   return Visit::Continue;
 }
 
+// Comments and NAGs before the first move wait for it without setting the position up:
+// tags may still follow them (the reader allows comments between tags), and a FEN tag
+// read after the set-up was kept but not played from.
 Visit Replayer::nag(int nag, std::uint64_t) {
   Impl& s = *impl_;
-  s.start();
-  Frame& f = s.frames.back();
-  if (f.line->empty() || !s.pending_comments.empty()) s.pending_nags.push_back(std::uint8_t(nag));
-  else f.line->back().annotate().nags.push_back(std::uint8_t(nag));
+  if (!s.started || s.frames.back().line->empty() || !s.pending_comments.empty())
+    s.pending_nags.push_back(std::uint8_t(nag));
+  else
+    s.frames.back().line->back().annotate().nags.push_back(std::uint8_t(nag));
   return Visit::Continue;
 }
 
 Visit Replayer::comment(std::string_view text, std::uint64_t) {
   Impl& s = *impl_;
-  s.start();
-  Frame& f = s.frames.back();
-  if (f.line->empty()) s.pending_comments.emplace_back(text);
-  else f.line->back().annotate().comments.emplace_back(text);
+  if (!s.started || s.frames.back().line->empty()) s.pending_comments.emplace_back(text);
+  else s.frames.back().line->back().annotate().comments.emplace_back(text);
   return Visit::Continue;
 }
 
