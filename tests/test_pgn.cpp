@@ -424,8 +424,13 @@ TEST_CASE("pgn hostile inputs end in messages, not crashes", "[pgn][hostile]") {
         ReadStats st = run(text, r);
         CHECK(st.encoding == "utf-8");
         CHECK(st.games == 2);
-        CHECK(r.has_error("invalid in the input encoding"));
+        CHECK(r.has_error("not valid UTF-8, decoded as windows-1252"));  // the game, not the file
         CHECK(r.out.find("[Event=b\xC3\xBF]") != std::string::npos);  // 0xFF read as ÿ
+        // A game that is UTF-8 but for one byte keeps its UTF-8, the byte read as Windows-1252.
+        Recorder m;
+        run("[Event \"a\"]\n1. e4 *\n\n[Event \"M\xc3\xbcller \xe9\"]\n1. d4 *\n", m);
+        CHECK(m.has_error("1 byte(s) invalid in the input encoding were read as Windows-1252"));
+        CHECK(m.out.find("[Event=M\xC3\xBCller \xC3\xA9]") != std::string::npos);
     }
     SECTION("NUL bytes") {
         Recorder r;

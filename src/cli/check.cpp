@@ -49,18 +49,6 @@ std::string json_game(const std::string& file, const game::GameRecord& rec) {
   return out + "]}";
 }
 
-// The game's text, then a blank line if it has none, in the file's own line ends (a
-// CRLF file must not get bare LFs between its games).
-void write_reject(std::ofstream& out, const std::string& raw) {
-  out << raw;
-  std::string_view r = raw;
-  if (r.ends_with("\n\n") || r.ends_with("\r\n\r\n") || r.ends_with("\r\r")) return;
-  const char* eol = r.find("\r\n") != std::string_view::npos ? "\r\n" : "\n";
-  bool ends_line = !r.empty() && (r.back() == '\n' || r.back() == '\r');
-  out << eol;
-  if (!ends_line) out << eol;
-}
-
 void run_check(const CheckOptions& o) {
   Tally t;
   std::ofstream rejects;
@@ -81,7 +69,7 @@ void run_check(const CheckOptions& o) {
     bool ok = rec.valid();
     ok ? ++t.valid : ++t.invalid;
     t.warnings += rec.warning_count();
-    if (!ok && rejects) write_reject(rejects, pgn::to_input_encoding(rec.raw, in.encoding));
+    if (!ok && rejects) rejects << pgn::reject_bytes(rec.raw, rec.encoding);
     if (o.json) {
       if (!rec.diagnostics.empty()) json_games += (json_games.empty() ? "" : ",\n") + json_game(in.path, rec);
       return;

@@ -23,15 +23,14 @@ void run_rejects(const RejectsOptions& o) {
   if (!output.open(o.output, "rejects")) return;
   std::ostream& out = output.stream();
   auto conn = db::open_database(path, db::Connection::Mode::ReadOnly);
-  auto st = conn->prepare(
-      "SELECT r.id, s.path, r.offset, r.game_index, r.white, r.black, r.text, r.errors FROM reject r "
-      "LEFT JOIN source s ON s.id = r.source ORDER BY r.id");
+  const char* encoding = db::reject_encoding_column(*conn) ? "r.encoding" : "NULL";
+  auto st = conn->prepare(std::string("SELECT r.id, s.path, r.offset, r.game_index, r.white, r.black, r.text, r.errors, ") +
+                          encoding + " FROM reject r LEFT JOIN source s ON s.id = r.source ORDER BY r.id");
   std::uint64_t n = 0;
   while (st.step()) {
     ++n;
     if (o.pgn) {
-      std::string text(st.text(6));
-      out << text << (text.size() >= 2 && text.substr(text.size() - 2) == "\n\n" ? "" : "\n\n");
+      out << pgn::reject_bytes(st.text(6), st.text(8));  // the input's bytes and line ends
       continue;
     }
     out << "reject " << st.int64(0) << ": " << st.text(1) << " (byte " << st.int64(2) << "), game " << st.int64(3)

@@ -61,8 +61,12 @@ CREATE TABLE reject (
   game_index INTEGER,
   white      TEXT,
   black      TEXT,
-  text       TEXT NOT NULL,
+  text       TEXT NOT NULL,         -- as decoded to UTF-8
   errors     TEXT NOT NULL,
+  -- What text was decoded from when not UTF-8 ("gb18030", "windows-1252", ...), so that
+  -- `rejects --pgn` writes the input's bytes back. Added after version 2 came out: the
+  -- importer adds it to older files (reject_encoding_column).
+  encoding   TEXT,
   UNIQUE (source, offset)
 );
 

@@ -339,7 +339,8 @@ struct Importer::Statements {
             "offset) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
         add_tag(db.prepare("INSERT INTO tag(game, seq, name, value) VALUES (?,?,?,?)")),
         add_reject(db.prepare(
-            "INSERT OR IGNORE INTO reject(source, offset, game_index, white, black, text, errors) VALUES (?,?,?,?,?,?,?)")) {}
+            "INSERT OR IGNORE INTO reject(source, offset, game_index, white, black, text, errors, encoding) "
+            "VALUES (?,?,?,?,?,?,?,?)")) {}
 };
 
 // Opening names are kept as one key: name, unit separator, variation.
@@ -351,6 +352,7 @@ Importer::Importer(Connection& db, ImportOptions options) : db_(db), opt_(option
   // the writer's time) is skipped while it runs; finish() and the destructor turn it
   // back on. (The pragma is a no-op inside a transaction, hence outside begin().)
   db_.exec("PRAGMA foreign_keys = OFF");
+  if (!reject_encoding_column(db_)) db_.exec("ALTER TABLE reject ADD COLUMN encoding TEXT");
   st_ = std::make_unique<Statements>(db_);
   load_names(players_, "SELECT id, name FROM player");
   load_names(events_, "SELECT id, name FROM event");
@@ -482,9 +484,16 @@ void Importer::reject(const std::string& source, const game::GameRecord& rec, co
   Statements& s = *st_;
   s.add_reject.bind(1, intern(sources_, s.add_source, source));
   s.add_reject.bind(2, std::int64_t(rec.start.offset)).bind(3, std::int64_t(rec.index));
-  s.add_reject.bind(4, rec.tag("White")).bind(5, rec.tag("Black")).bind(6, rec.raw).bind(7, errors).run();
+  s.add_reject.bind(4, rec.tag("White")).bind(5, rec.tag("Black")).bind(6, rec.raw).bind(7, errors);
+  if (std::string_view(rec.encoding) == "utf-8") s.add_reject.bind_null(8);
+  else s.add_reject.bind(8, std::string_view(rec.encoding));
+  s.add_reject.run();
   ++stats_.rejected;
   if (++in_batch_ >= opt_.batch_games) commit_batch();
+}
+
+bool reject_encoding_column(Connection& db) {
+  return db.prepare("SELECT 1 FROM pragma_table_info('reject') WHERE name = 'encoding'").step();
 }
 
 void Importer::commit_batch() {

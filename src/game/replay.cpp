@@ -476,7 +476,10 @@ void Replayer::result(std::string_view text, std::uint64_t) { impl_->rec.result 
 Visit Replayer::end_game(const pgn::GameEnd& end) {
   Impl& s = *impl_;
   s.finish();
-  if (s.options.keep_raw || !s.rec.valid()) s.rec.raw = end.raw;
+  if (s.options.keep_raw || !s.rec.valid()) {
+    s.rec.raw = end.raw;
+    s.rec.encoding = end.encoding;
+  }
   return s.on_game ? s.on_game(s.rec) : Visit::Continue;
 }
 

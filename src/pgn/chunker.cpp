@@ -175,7 +175,7 @@ struct GameChunker::Impl {
         }
         if (eof) return false;
         if (!dec.fill(buf)) eof = true;
-        if (enc.empty()) enc = detail::encoding_name(dec.encoding());
+        if (enc.empty()) enc = dec.encoding();
         return true;
     }
 
@@ -235,6 +235,7 @@ struct GameChunker::Impl {
     enum class Run { End, Slow, Again };
     Run movetext_run(std::size_t& i);
     Scan normal_char(std::size_t& i, std::size_t& at);
+    void note_encoding(RawGame& g, std::size_t end);
     void emit(RawGame& g, std::size_t end);
     bool next(RawGame& g);
 };
@@ -461,6 +462,26 @@ GameChunker::Impl::Scan GameChunker::Impl::normal_char(std::size_t& i, std::size
     return Scan::NeedMore;
 }
 
+// Sets g's encoding: that of the stretch decoded apart which buf[start, end)
+// overlaps, if any (runs wholly before it are dropped), else the plain text's.
+void GameChunker::Impl::note_encoding(RawGame& g, std::size_t end) {
+    g.encoding = dec.plain_encoding();
+    g.own_encoding = false;
+    auto& runs = dec.runs;
+    std::uint64_t from = base + start, stop = base + end;
+    while (!runs.empty() && runs.front().end <= from) runs.pop_front();
+    if (runs.empty() || runs.front().begin >= stop) return;
+    const detail::DecodedRun& r = runs.front();
+    g.encoding = r.encoding;
+    if (r.encoding != dec.encoding()) {
+        g.own_encoding = true;
+        std::size_t at = static_cast<std::size_t>(std::max(r.begin, from) - base);
+        std::size_t text = detail::skip_ascii(buf.data.get(), at, end);
+        g.own_encoding_at = base + (text < end ? text : at);
+    }
+    if (r.end <= stop) runs.pop_front();
+}
+
 // Fills g with buf[start, end) and moves start there.
 void GameChunker::Impl::emit(RawGame& g, std::size_t end) {
     const char* b = buf.data.get();
@@ -485,6 +506,7 @@ void GameChunker::Impl::emit(RawGame& g, std::size_t end) {
         g.line = line;
         g.column = column;
     }
+    note_encoding(g, end);
     g.invalid_bytes = 0;
     std::uint64_t stop = base + end;
     while (!dec.invalid.empty() && dec.invalid.front().offset < stop) {

@@ -1,14 +1,18 @@
-// Turns input bytes into UTF-8: validation of UTF-8, GB18030 through glibc
-// iconv, Windows-1252 through a table (iconv rejects its five unused bytes,
-// and a byte-per-character fallback must never fail).
+// Turns input bytes into UTF-8: validation of UTF-8, Windows-1252 through a
+// table (iconv rejects its five unused bytes, and a byte-per-character fallback
+// must never fail), everything else through glibc iconv.
 #include "decoder.hpp"
 
 #include <iconv.h>
 
 #include "byte_scan.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
+#include <set>
 
 namespace qipu::pgn::detail {
 
@@ -19,6 +23,9 @@ constexpr char16_t kCp1252High[32] = {
     0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178};
 
 namespace {
+
+constexpr std::size_t npos = static_cast<std::size_t>(-1);
+const auto kNoConverter = reinterpret_cast<iconv_t>(-1);
 
 // Writes the UTF-8 form of one Windows-1252 byte; returns its length.
 std::size_t cp1252_to_utf8(unsigned char c, char* o) {
@@ -41,7 +48,8 @@ std::size_t cp1252_to_utf8(unsigned char c, char* o) {
 bool cont(unsigned char c) { return (c & 0xC0) == 0x80; }
 
 // Length of the UTF-8 sequence at p: >0 valid, 0 cut off by the end, -1 invalid.
-int utf8_seq(const unsigned char* p, std::size_t n) {
+int utf8_seq(const char* s, std::size_t n) {
+    const auto* p = reinterpret_cast<const unsigned char*>(s);
     unsigned char c = p[0];
     if (c < 0x80) return 1;
     int len;
@@ -65,62 +73,116 @@ int utf8_seq(const unsigned char* p, std::size_t n) {
 
 // Length of the longest valid UTF-8 prefix; ASCII is skipped a block at a time.
 std::size_t utf8_valid_prefix(const char* s, std::size_t n) {
-    const auto* p = reinterpret_cast<const unsigned char*>(s);
     std::size_t i = 0;
     while (i < n) {
         i = skip_ascii(s, i, n);
         if (i == n) break;
-        int len = utf8_seq(p + i, n - i);
+        int len = utf8_seq(s + i, n - i);
         if (len <= 0) return i;
         i += static_cast<std::size_t>(len);
     }
     return i;
 }
 
-// True when bytes decode cleanly as GB18030 into CJK text and look like GB
-// rather than accented Latin-1 letters (which pair with ASCII trail bytes).
-bool looks_gb18030(std::string_view bytes, bool eof) {
-    iconv_t cd = iconv_open("UTF-8", "GB18030");
-    if (cd == reinterpret_cast<iconv_t>(-1)) return false;
-    std::string out(bytes.size() * 2 + 16, '\0');
-    char* in = const_cast<char*>(bytes.data());
-    std::size_t left = bytes.size(), oleft = out.size();
-    char* o = out.data();
-    std::size_t r = iconv(cd, &in, &left, &o, &oleft);
-    int err = errno;
-    iconv_close(cd);
-    if (r == static_cast<std::size_t>(-1) && (err != EINVAL || eof)) return false;
-    std::size_t cjk = 0;
-    for (char* q = out.data(); q < o; ++q) {
-        auto c = static_cast<unsigned char>(*q);
-        if (c >= 0xE3 && c <= 0xE9) ++cjk;
+// Whether p[0, n) holds a valid UTF-8 sequence of two or more bytes.
+bool has_utf8_sequence(const char* p, std::size_t n) {
+    for (std::size_t i = skip_ascii(p, 0, n); i < n; i = skip_ascii(p, i + 1, n))
+        if (utf8_seq(p + i, n - i) > 1) return true;
+    return false;
+}
+
+bool is_break(char c) { return c == '\n' || c == '\r'; }
+
+// Whether a stretch starts at p[k]: a '[' first on its line, after an empty line or
+// one that does not start with '[' (a game's first tag, not its second). Lines
+// are looked at from p[lo] on; p[lo] is taken as the start of a line.
+bool stretch_starts(const char* p, std::size_t lo, std::size_t k) {
+    if (k <= lo || p[k] != '[' || !is_break(p[k - 1])) return false;
+    std::size_t j = k - 1;  // the line break before p[k]
+    if (p[j] == '\n' && j > lo && p[j - 1] == '\r') --j;
+    std::size_t r = find_last<'\n', '\r'>(p + lo, j - lo);
+    std::size_t line = r == j - lo ? lo : lo + r + 1;
+    return line == j || p[line] != '[';
+}
+
+// The first stretch start in p(from, n), or n.
+std::size_t next_stretch(const char* p, std::size_t from, std::size_t n) {
+    for (std::size_t i = from + 1; i < n;) {
+        i = find_first<false, '\n', '\r'>(p, i, n);
+        if (i == n) break;
+        if (++i < n && stretch_starts(p, 0, i)) return i;
     }
-    std::size_t high = 0, low = 0;
-    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
-    for (std::size_t i = 0; i + 1 < bytes.size(); ++i) {
-        if (p[i] < 0x81) continue;
-        (p[i + 1] >= 0x80 || (p[i + 1] >= 0x30 && p[i + 1] <= 0x39) ? high : low)++;
-        ++i;
+    return n;
+}
+
+// The last stretch start in p(0, at], or 0.
+std::size_t stretch_start(const char* p, std::size_t at) {
+    for (std::size_t j = at + 1; j > 0;) {
+        std::size_t r = find_last<'\n', '\r'>(p, j);
+        if (r == j) break;
+        if (r + 1 <= at && stretch_starts(p, 0, r + 1)) return r + 1;
+        j = r;
     }
-    return cjk > 0 && high >= low;
+    return 0;
+}
+
+// Where p[0, n) ends after its last line but one (so that the next look for a stretch
+// start sees a whole line before it); 0 when it holds fewer than two line breaks.
+std::size_t before_last_lines(const char* p, std::size_t n) {
+    std::size_t last = find_last<'\n', '\r'>(p, n);
+    if (last == n) return 0;
+    std::size_t prev = find_last<'\n', '\r'>(p, last);
+    return prev == last ? 0 : prev + 1;
+}
+
+// Names given by users, kept for the life of the program: a game carries its
+// encoding's name as a pointer.
+const char* interned(const std::string& name) {
+    static std::mutex mu;
+    static std::set<std::string> names;
+    std::lock_guard lock(mu);
+    return names.insert(name).first->c_str();
+}
+
+bool one_of(const std::string& s, std::initializer_list<std::string_view> names) {
+    return std::find(names.begin(), names.end(), s) != names.end();
 }
 
 }  // namespace
 
-const char* encoding_name(Encoding e) {
-    switch (e) {
-        case Encoding::Utf8: return "utf-8";
-        case Encoding::Gb18030: return "gb18030";
-        case Encoding::Windows1252: return "windows-1252";
+Codec Codec::named(std::string_view given) {
+    std::string low(given);
+    for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    Codec c;
+    if (one_of(low, {"utf-8", "utf8"})) return c;
+    if (one_of(low, {"latin1", "windows-1252", "cp1252", "iso-8859-1"})) {
+        c.kind = Kind::Windows1252;
+        c.name = kWindows1252;
+        return c;
     }
-    return "?";
+    c.kind = Kind::Iconv;
+    c.name = one_of(low, {"gb18030", "gbk", "gb2312"}) ? kGb18030 : interned(low);
+    iconv_t cd = iconv_open("UTF-8", c.name);
+    if (cd == kNoConverter) throw SourceError("unknown encoding: " + std::string(given));
+    c.cd = cd;
+    return c;
+}
+
+Codec& Codec::operator=(Codec&& o) noexcept {
+    std::swap(kind, o.kind);
+    std::swap(name, o.name);
+    std::swap(cd, o.cd);
+    return *this;
+}
+
+Codec::~Codec() {
+    if (cd) iconv_close(static_cast<iconv_t>(cd));
 }
 
 Decoder::Decoder(Source& src, const std::string& forced, std::size_t block)
-    : src_(src), block_(block ? block : 1 << 16), forced_(forced) {}
-
-Decoder::~Decoder() {
-    if (iconv_) iconv_close(static_cast<iconv_t>(iconv_));
+    : src_(src), block_(block ? block : 1 << 16), forced_(forced) {
+    latin_.kind = Codec::Kind::Windows1252;
+    latin_.name = kWindows1252;
 }
 
 // Reads until n bytes or end of input (decompressors return short pieces). A read
@@ -146,111 +208,216 @@ void Decoder::throw_failure() const {
     if (failed_) throw SourceError(failure_);
 }
 
-// Picks the encoding from the forced name or the first kDetectBytes bytes.
-void Decoder::detect() {
-    detected_ = true;
+// Chooses the codec: the forced one, or the byte order mark's, or UTF-8 decided
+// stretch by stretch. A mark of the codec used is skipped.
+void Decoder::take_bom() {
+    struct Bom {
+        std::string_view bytes;
+        const char* name;
+    };
+    using namespace std::string_view_literals;
+    static constexpr Bom kBoms[] = {{"\xFF\xFE\0\0"sv, "utf-32le"}, {"\0\0\xFE\xFF"sv, "utf-32be"},
+                                    {"\xEF\xBB\xBF"sv, "utf-8"},    {"\xFF\xFE"sv, "utf-16le"},
+                                    {"\xFE\xFF"sv, "utf-16be"}};
+    std::string_view head(pending_.data.get(), pending_.size);
+    const Bom* bom = nullptr;
+    for (const Bom& b : kBoms)
+        if (!bom && head.starts_with(b.bytes)) bom = &b;
+    bool forced = !forced_.empty() && forced_ != "auto";
+    if (forced) codec_ = Codec::named(forced_);
+    else if (bom && bom->name != std::string_view(kUtf8)) codec_ = Codec::named(bom->name);
+    per_stretch_ = !forced && codec_.kind == Codec::Kind::Utf8;
+    if (bom && std::string_view(codec_.name) == bom->name) pending_.consume(bom->bytes.size());
+    main_ = codec_.name;
+    marked_ = bom != nullptr;
+}
+
+// The first fill: the codec, and in per-stretch mode the main encoding from the
+// stretches of the first kDetectBytes.
+void Decoder::start(Buffer& out) {
+    started_ = true;
     std::size_t want = std::max(block_, kDetectBytes);
-    prefix_.size = read_raw(prefix_.tail(want), want);
-    std::string_view head(prefix_.data.get(), prefix_.size);
-    bool bom = head.substr(0, 3) == "\xEF\xBB\xBF";
-    if (forced_ == "utf-8" || forced_ == "utf8") enc_ = Encoding::Utf8;
-    else if (forced_ == "gb18030" || forced_ == "gbk" || forced_ == "gb2312") enc_ = Encoding::Gb18030;
-    else if (forced_ == "latin1" || forced_ == "windows-1252" || forced_ == "cp1252" ||
-             forced_ == "iso-8859-1") enc_ = Encoding::Windows1252;
-    else if (forced_ != "auto" && !forced_.empty()) throw SourceError("unknown encoding: " + forced_);
-    else if (bom) enc_ = Encoding::Utf8;
-    else {
-        std::size_t ok = utf8_valid_prefix(head.data(), head.size());
-        bool valid = ok == head.size() ||
-                     (!eof_ && utf8_seq(reinterpret_cast<const unsigned char*>(head.data()) + ok,
-                                        head.size() - ok) == 0);
-        if (valid) enc_ = Encoding::Utf8;
-        else enc_ = looks_gb18030(head, eof_) ? Encoding::Gb18030 : Encoding::Windows1252;
+    pending_.size = read_raw(pending_.tail(want), want);
+    take_bom();
+    if (!per_stretch_) return decode_pending(out);
+    // Usually the whole prefix is valid UTF-8 and becomes the output as it is.
+    if (out.size == 0 && utf8_valid_prefix(pending_.data.get(), pending_.size) == pending_.size) {
+        std::swap(out, pending_);
+        produced_ += out.size;
+        pending_ = Buffer{};
+        return;
     }
-    if (bom && enc_ == Encoding::Utf8) prefix_.consume(3);
-    if (enc_ == Encoding::Gb18030) {
-        iconv_ = iconv_open("UTF-8", "GB18030");
-        if (iconv_ == reinterpret_cast<void*>(-1)) {
-            iconv_ = nullptr;
-            throw SourceError("iconv cannot convert GB18030");
-        }
-    }
+    first_ = true;
+    drain(out);
+    first_ = false;
+    if (!marked_) main_ = counts_[0] >= counts_[1] && counts_[0] >= counts_[2] ? kUtf8
+                          : counts_[1] >= counts_[2]                        ? kGb18030
+                                                                            : kWindows1252;
 }
 
 bool Decoder::fill(Buffer& out) {
-    if (!detected_) {
-        detect();
-        // Usually the whole prefix is valid UTF-8 and becomes the output as it is.
-        if (enc_ == Encoding::Utf8 && out.size == 0 && utf8_valid_prefix(prefix_.data.get(), prefix_.size) == prefix_.size) {
-            std::swap(out, prefix_);
-            produced_ += out.size;
-        } else {
-            decode(prefix_.data.get(), prefix_.size, out);
-        }
-        prefix_ = Buffer{};
+    if (!started_) {
+        start(out);
         return true;
     }
-    if (eof_) return false;
-    if (enc_ == Encoding::Utf8 && carry_.empty()) {
+    if (eof_ && pending_.size == 0) return false;
+    if (codec_.kind == Codec::Kind::Utf8 && pending_.size == 0 && !stretch_) {
         fill_utf8(out);
         return true;
     }
-    std::string raw = std::move(carry_);
-    carry_.clear();
-    std::size_t had = raw.size();
-    raw.resize(had + block_);
-    raw.resize(had + read_raw(raw.data() + had, block_));
-    decode(raw.data(), raw.size(), out);
+    pending_.size += read_raw(pending_.tail(block_), block_);
+    per_stretch_ ? drain(out) : decode_pending(out);
     return true;
 }
 
 // Reads a block straight into out and keeps it there as far as it is valid
-// UTF-8 (usually all of it); decodes the rest from a copy.
+// UTF-8 (usually all of it); the rest goes through pending_.
 void Decoder::fill_utf8(Buffer& out) {
     char* p = out.tail(block_);
     std::size_t got = read_raw(p, block_);
     std::size_t ok = utf8_valid_prefix(p, got);
-    out.size += ok;
-    produced_ += ok;
-    if (ok == got) return;
-    std::string rest(p + ok, got - ok);
-    decode_utf8(rest.data(), rest.size(), out);
+    if (ok == got) return put(out, ok);
+    std::size_t keep = ok;
+    if (per_stretch_ && utf8_seq(p + ok, got - ok) != 0) keep = stretch_start(p, ok);
+    put(out, keep);
+    pending_.append(p + keep, got - keep);
+    per_stretch_ ? drain(out) : decode_pending(out);
 }
 
-void Decoder::decode(const char* p, std::size_t n, Buffer& out) {
-    switch (enc_) {
-        case Encoding::Utf8: decode_utf8(p, n, out); break;
-        case Encoding::Gb18030: decode_gb(p, n, out); break;
-        case Encoding::Windows1252: {
-            char* o = out.tail(n * 3);
-            char* o0 = o;
-            for (std::size_t i = 0; i < n; ++i) o += cp1252_to_utf8(static_cast<unsigned char>(p[i]), o);
-            out.size += static_cast<std::size_t>(o - o0);
-            produced_ += static_cast<std::size_t>(o - o0);
-            break;
+// Decodes pending_ with the one codec of the input.
+void Decoder::decode_pending(Buffer& out) {
+    pending_.consume(decode(codec_, pending_.data.get(), pending_.size, eof_, out));
+}
+
+// Decodes pending_ stretch by stretch, as far as can be decided now.
+void Decoder::drain(Buffer& out) {
+    const char* p = pending_.data.get();
+    std::size_t n = pending_.size, i = 0;
+    while (i < n) {
+        if (!stretch_) {
+            i += pass_utf8(p + i, n - i, out);
+            if (i == n || (!eof_ && utf8_seq(p + i, n - i) == 0)) break;  // a character cut by the block end
+            std::size_t used = begin_stretch(p + i, n - i, out);
+            if (used == 0) break;  // its end is not read yet
+            i += used;
+            continue;
         }
+        // Inside a stretch longer than kDetectBytes: on to its end, or to the last
+        // whole lines read (a stretch start is a line seen with the line before it).
+        std::size_t e = next_stretch(p, i, n);
+        bool ends = e < n || eof_;
+        if (!ends) e = std::max(i, before_last_lines(p, n));
+        i += decode(*stretch_, p + i, e - i, ends, out);
+        if (!ends) break;
+        if (stretch_ != &codec_) runs.back().end = produced_;
+        stretch_ = nullptr;
+    }
+    pending_.consume(i);
+}
+
+// Passes on the valid UTF-8 at p, up to the start of the stretch that holds the
+// first invalid byte or to a character cut by the end; returns the bytes passed.
+std::size_t Decoder::pass_utf8(const char* p, std::size_t n, Buffer& out) {
+    std::size_t ok = utf8_valid_prefix(p, n);
+    std::size_t keep = ok < n && (eof_ || utf8_seq(p + ok, n - ok) != 0) ? stretch_start(p, ok) : ok;
+    if (first_) count_utf8_stretches(p, keep);
+    out.append(p, keep);
+    produced_ += keep;
+    return keep;
+}
+
+// Counts the stretches of valid UTF-8 that hold non-ASCII text.
+void Decoder::count_utf8_stretches(const char* p, std::size_t n) {
+    for (std::size_t at = 0; at < n;) {
+        std::size_t e = next_stretch(p, at, n);
+        if (skip_ascii(p, at, e) < e) ++counts_[0];
+        at = e;
     }
 }
 
-void Decoder::decode_utf8(const char* p, std::size_t n, Buffer& out) {
+// Decodes the stretch at p, which holds invalid UTF-8, in the encoding it looks
+// like, once its end has been read (or kDetectBytes of it, to decide on those);
+// returns the bytes used, 0 to wait for more input. A stretch that is neither
+// GB18030 nor free of valid multi-byte UTF-8 is UTF-8 with a few bad bytes (a
+// Windows-1252 comment pasted into a UTF-8 game): those are read as
+// Windows-1252 one by one, and the rest stays UTF-8.
+std::size_t Decoder::begin_stretch(const char* p, std::size_t n, Buffer& out) {
+    std::size_t e = next_stretch(p, 0, n);
+    bool whole = e < n || eof_;
+    if (!whole && n < kDetectBytes) return 0;
+    std::uint64_t begin = produced_;
+    Codec* c = &gb_;
+    std::size_t used = try_gb18030(p, e, whole, out);
+    if (used == npos) {
+        c = has_utf8_sequence(p, e) ? &codec_ : &latin_;
+        used = decode(*c, p, e, whole, out);
+    }
+    if (first_) ++counts_[c == &codec_ ? 0 : c == &gb_ ? 1 : 2];
+    if (c != &codec_) runs.push_back({begin, whole ? produced_ : UINT64_MAX, c->name});
+    if (!whole) stretch_ = c;
+    return used;
+}
+
+// Decodes p[0, n) as GB18030 into out if it reads as Chinese text: every byte
+// decodes (but a character cut by the end when !complete), the text holds CJK
+// characters, and most two-byte pairs have a high second byte (accented Latin-1
+// letters pair with ASCII ones). Returns the bytes used, or npos (out unchanged).
+std::size_t Decoder::try_gb18030(const char* p, std::size_t n, bool complete, Buffer& out) {
+    if (!gb_.cd) gb_ = Codec::named(kGb18030);
+    auto cd = static_cast<iconv_t>(gb_.cd);
+    iconv(cd, nullptr, nullptr, nullptr, nullptr);
+    char* in = const_cast<char*>(p);
+    std::size_t left = n, room = n * 2 + 16;  // a GB18030 character takes at most 1.5 times its bytes in UTF-8
+    char* o0 = out.tail(room);
+    char* o = o0;
+    std::size_t r = iconv(cd, &in, &left, &o, &room);
+    if (r == static_cast<std::size_t>(-1) && (errno != EINVAL || complete)) return npos;
+    std::size_t cjk = 0, high = 0, low = 0;
+    for (const char* q = o0; q < o; ++q) {
+        auto c = static_cast<unsigned char>(*q);
+        cjk += c >= 0xE3 && c <= 0xE9;
+    }
+    const auto* u = reinterpret_cast<const unsigned char*>(p);
+    for (std::size_t i = 0; i + 1 < n - left; ++i) {
+        if (u[i] < 0x81) continue;
+        (u[i + 1] >= 0x80 || (u[i + 1] >= 0x30 && u[i + 1] <= 0x39) ? high : low)++;
+        ++i;
+    }
+    if (cjk == 0 || high < low) return npos;
+    put(out, static_cast<std::size_t>(o - o0));
+    return n - left;
+}
+
+// Decodes p[0, n) with c; unless final, a character cut by the end is left.
+// Returns the bytes used.
+std::size_t Decoder::decode(Codec& c, const char* p, std::size_t n, bool final, Buffer& out) {
+    switch (c.kind) {
+        case Codec::Kind::Utf8: return decode_utf8(p, n, final, out);
+        case Codec::Kind::Iconv: return decode_iconv(c, p, n, final, out);
+        case Codec::Kind::Windows1252: break;
+    }
+    char* o = out.tail(n * 3);
+    char* o0 = o;
+    for (std::size_t i = 0; i < n; ++i) o += cp1252_to_utf8(static_cast<unsigned char>(p[i]), o);
+    put(out, static_cast<std::size_t>(o - o0));
+    return n;
+}
+
+std::size_t Decoder::decode_utf8(const char* p, std::size_t n, bool final, Buffer& out) {
     std::size_t i = 0;
     while (i < n) {
         std::size_t j = utf8_valid_prefix(p + i, n - i);
         out.append(p + i, j);
         produced_ += j;
         i += j;
-        if (i == n) break;
-        int len = utf8_seq(reinterpret_cast<const unsigned char*>(p) + i, n - i);
-        if (len == 0 && !eof_) {
-            carry_.assign(p + i, n - i);
-            break;
-        }
+        if (i == n || (!final && utf8_seq(p + i, n - i) == 0)) break;
         put_invalid(static_cast<unsigned char>(p[i++]), out);
     }
+    return i;
 }
 
-void Decoder::decode_gb(const char* p, std::size_t n, Buffer& out) {
-    auto cd = static_cast<iconv_t>(iconv_);
+std::size_t Decoder::decode_iconv(Codec& c, const char* p, std::size_t n, bool final, Buffer& out) {
+    auto cd = static_cast<iconv_t>(c.cd);
     char* in = const_cast<char*>(p);
     std::size_t left = n;
     while (left > 0) {
@@ -259,26 +426,21 @@ void Decoder::decode_gb(const char* p, std::size_t n, Buffer& out) {
         char* o0 = o;
         std::size_t r = iconv(cd, &in, &left, &o, &room);
         int err = errno;
-        out.size += static_cast<std::size_t>(o - o0);
-        produced_ += static_cast<std::size_t>(o - o0);
+        put(out, static_cast<std::size_t>(o - o0));
         if (r != static_cast<std::size_t>(-1) || err == E2BIG) continue;
-        if (err == EINVAL && !eof_) {
-            carry_.assign(in, left);
-            break;
-        }
+        if (err == EINVAL && !final) break;
         put_invalid(static_cast<unsigned char>(*in++), out);
         --left;
         iconv(cd, nullptr, nullptr, nullptr, nullptr);
     }
+    return n - left;
 }
 
 // Decodes one bad byte as Windows-1252 and remembers where it was.
 void Decoder::put_invalid(unsigned char c, Buffer& out) {
     if (!invalid.empty() && produced_ - invalid.back().offset < 4096) ++invalid.back().count;
     else invalid.push_back({produced_, 1});
-    std::size_t k = cp1252_to_utf8(c, out.tail(4));
-    out.size += k;
-    produced_ += k;
+    put(out, cp1252_to_utf8(c, out.tail(4)));
 }
 
 }  // namespace qipu::pgn::detail
@@ -314,25 +476,59 @@ std::string utf8_to_cp1252(std::string_view s) {
     return out;
 }
 
-std::string utf8_to_gb18030(std::string_view s) {
-    iconv_t cd = iconv_open("GB18030", "UTF-8");
-    if (cd == reinterpret_cast<iconv_t>(-1)) return std::string(s);
-    std::string out(s.size() * 2 + 16, '\0');
+// Through iconv; a character the encoding lacks (it cannot come from a decoded
+// input) becomes '?'.
+std::string utf8_to_iconv(std::string_view s, const char* encoding) {
+    iconv_t cd = iconv_open(encoding, "UTF-8");
+    if (cd == detail::kNoConverter) return std::string(s);
+    std::string out;
     char* in = const_cast<char*>(s.data());
-    std::size_t in_left = s.size(), out_left = out.size();
-    char* o = out.data();
-    iconv(cd, &in, &in_left, &o, &out_left);
+    std::size_t left = s.size();
+    while (left > 0) {
+        std::size_t had = out.size(), room = left * 4 + 16;
+        out.resize(had + room);
+        char* o = out.data() + had;
+        std::size_t r = iconv(cd, &in, &left, &o, &room);
+        int err = errno;
+        out.resize(out.size() - room);
+        if (r != static_cast<std::size_t>(-1) || err == E2BIG) continue;
+        out += '?';
+        std::size_t i = 0;
+        next_code_point({in, left}, i);
+        in += i;
+        left -= i;
+    }
     iconv_close(cd);
-    out.resize(out.size() - out_left);
     return out;
 }
 
 }  // namespace
 
 std::string to_input_encoding(std::string_view utf8, std::string_view encoding) {
-    if (encoding == "windows-1252") return utf8_to_cp1252(utf8);
-    if (encoding == "gb18030") return utf8_to_gb18030(utf8);
-    return std::string(utf8);
+    if (encoding == detail::kWindows1252) return utf8_to_cp1252(utf8);
+    if (encoding.empty() || encoding == detail::kUtf8) return std::string(utf8);
+    return utf8_to_iconv(utf8, std::string(encoding).c_str());
+}
+
+std::string reject_bytes(std::string_view utf8, std::string_view encoding) {
+    std::string text(utf8);
+    if (!(utf8.ends_with("\n\n") || utf8.ends_with("\r\n\r\n") || utf8.ends_with("\r\r"))) {
+        const char* eol = utf8.find("\r\n") != std::string_view::npos ? "\r\n" : "\n";
+        bool ends_line = !utf8.empty() && (utf8.back() == '\n' || utf8.back() == '\r');
+        text += eol;
+        if (!ends_line) text += eol;
+    }
+    return to_input_encoding(text, encoding);
+}
+
+bool known_encoding(std::string_view name) {
+    if (name == "auto") return true;
+    try {
+        (void)detail::Codec::named(name);
+        return true;
+    } catch (const SourceError&) {
+        return false;
+    }
 }
 
 }  // namespace qipu::pgn

@@ -339,6 +339,9 @@ Visit GameParser::parse(const RawGame& raw, Visitor& v, ReadStats& stats) {
                  std::to_string(raw.invalid_bytes) +
                      " byte(s) invalid in the input encoding were read as Windows-1252",
                  true);
+    if (raw.own_encoding)
+        st.error(raw.text.data() + (raw.own_encoding_at - raw.byte_offset),
+                 std::string("not valid UTF-8, decoded as ") + raw.encoding, true);
     pegtl::memory_input<pegtl::tracking_mode::lazy, pegtl::eol::lf_crlf> in(
         raw.text.data(), raw.text.data() + raw.text.size(), "");
     try {
@@ -356,7 +359,7 @@ Visit GameParser::parse(const RawGame& raw, Visitor& v, ReadStats& stats) {
         st.close_all();
         st.error(e.at, e.message);
     }
-    if (st.begun && st.v->end_game(GameEnd{raw.index, raw.text, st.errors}) == Visit::Stop) st.stop = true;
+    if (st.begun && st.v->end_game(GameEnd{raw.index, raw.text, st.errors, raw.encoding}) == Visit::Stop) st.stop = true;
     return st.stop ? Visit::Stop : Visit::Continue;
 }
 

@@ -77,11 +77,16 @@ struct ImportStats {
 };
 
 // Adds games one by one on one thread; commits every batch_games games, so that a
+// Whether the reject table has its encoding column (databases made before it lack it
+// until an import adds it).
+[[nodiscard]] bool reject_encoding_column(Connection& db);
+
 // killed import leaves only whole games, and compacts the position index at the end.
 // Names are interned in memory, all of them read when it starts; so are the duplicate
 // hashes, computed from the stored rows.
 class Importer {
  public:
+  // Adds the reject table's encoding column to a database made before it existed.
   Importer(Connection& db, ImportOptions options);
   ~Importer();
   void add(const std::string& source, const game::GameRecord& rec, const EncodedGame& enc);

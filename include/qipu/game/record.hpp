@@ -67,6 +67,7 @@ struct GameRecord {
   Position final_position;
   std::vector<Diagnostic> diagnostics;
   std::string raw;     // the game's text as decoded (kept for rejects)
+  const char* encoding = "utf-8";  // what raw was decoded from (pgn::RawGame::encoding)
   std::string output;  // what a pipeline's prepare step made of the game, as text
   std::any extra;      // or as any other value (the importer's encoded rows)
 

@@ -13,10 +13,13 @@
 //   the parser's recursion) ends a game early.
 // - Positions are file positions: a chunk carries its line/column/offset and
 //   the parser counts forward from there (LF, CRLF and CR all end a line).
-// - Encoding (see decoder.hpp): UTF-8 (BOM skipped) if the first 1 MB is valid
-//   UTF-8, else GB18030 if that prefix decodes cleanly into CJK text, else
-//   Windows-1252. Later invalid bytes are read as Windows-1252 and reported
-//   once per game. ReaderOptions::encoding forces a choice.
+// - Encoding (see decoder.hpp): a byte order mark decides (UTF-8, UTF-16, UTF-32);
+//   otherwise valid UTF-8 is read as it is and each game that is not (a stretch
+//   from its first tag line) is decoded as GB18030 if it decodes cleanly into CJK
+//   text, else as Windows-1252, with a warning when most of the input is in
+//   another encoding. ReaderOptions::encoding forces one encoding (any name
+//   iconv knows); bytes invalid in it are read as Windows-1252 and reported once
+//   per game.
 // - Move tokens with a spaced piece word ("马 f3") are passed on unchanged,
 //   space included, as one token.
 // - GameInfo::index numbers chunks: text that holds no tag, move or result
@@ -36,7 +39,8 @@
 namespace qipu::pgn {
 
 struct ReaderOptions {
-    // "auto", "utf-8", "gb18030", "latin1" or "windows-1252" (the last two are the same).
+    // "auto", or an encoding iconv knows ("utf-8", "gb18030", "macintosh", "cp1251", ...);
+    // "latin1" and "iso-8859-1" are read as "windows-1252".
     std::string encoding = "auto";
     std::size_t max_game_bytes = std::size_t{64} << 20;
     unsigned max_variation_depth = 1000;
@@ -74,6 +78,14 @@ struct RawGame {
     // Windows-1252; first_invalid is the decoded offset of the first.
     std::uint32_t invalid_bytes = 0;
     std::uint64_t first_invalid = 0;
+    // The encoding the text was decoded from ("utf-8", "gb18030", "windows-1252" or
+    // a name given in ReaderOptions::encoding); static storage.
+    const char* encoding = "utf-8";
+    // Set when auto detection read this game in another encoding than most of the
+    // input (a GB18030 game in a UTF-8 file): the decoded offset of its first
+    // non-ASCII character, where the note about it points.
+    bool own_encoding = false;
+    std::uint64_t own_encoding_at = 0;
 };
 
 // Splits a source into game chunks (see chunker.cpp for the boundary rule).
@@ -116,9 +128,17 @@ private:
 // through Visitor::syntax_error with game_index 0, then reading ends.
 ReadStats read_pgn(Source& src, Visitor& v, const ReaderOptions& opts = {});
 
-// Text the reader decoded, turned back into the input's own bytes ("windows-1252",
-// "gb18030"; UTF-8 is returned as it is): so that rejects keep the file's bytes.
+// Text the reader decoded, turned back into the input's own bytes (`encoding` as
+// RawGame::encoding names it; UTF-8 is returned as it is): so that rejects keep the
+// file's bytes.
 std::string to_input_encoding(std::string_view utf8, std::string_view encoding);
+
+// A rejected game's text as written back: in its input's bytes, followed by a blank
+// line in its own line ends when it has none (a CRLF file must not get bare LFs).
+std::string reject_bytes(std::string_view utf8, std::string_view encoding);
+
+// Whether ReaderOptions::encoding may be `name`: "auto" or a name iconv knows.
+[[nodiscard]] bool known_encoding(std::string_view name);
 
 // Opens path ("-" = stdin) and reads it. Throws SourceError if it cannot be opened.
 ReadStats read_pgn_file(const std::string& path, Visitor& v, const ReaderOptions& opts = {});

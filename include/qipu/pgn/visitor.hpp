@@ -39,6 +39,7 @@ struct GameEnd {
     std::uint64_t index = 0;
     std::string_view raw;     // the game's text as decoded, with trailing blank lines
     std::uint32_t errors = 0; // syntax errors reported inside this game
+    const char* encoding = "utf-8";  // what raw was decoded from (RawGame::encoding)
 };
 
 struct SyntaxError {
@@ -51,7 +52,8 @@ struct SyntaxError {
 class Visitor {
 public:
     virtual ~Visitor() = default;
-    // Called once per input, before any game, with "utf-8", "gb18030" or "windows-1252".
+    // Called once per input, before any game, with its main encoding ("utf-8", "gb18030",
+    // "windows-1252", "utf-16le", a name given in ReaderOptions::encoding).
     virtual void encoding(std::string_view /*name*/) {}
     virtual Visit begin_game(const GameInfo&) { return Visit::Continue; }
     // value has its \" and \\ escapes removed.
