@@ -69,7 +69,7 @@ void run_check(const CheckOptions& o) {
     bool ok = rec.valid();
     ok ? ++t.valid : ++t.invalid;
     t.warnings += rec.warning_count();
-    if (!ok && rejects) rejects << pgn::reject_bytes(rec.raw, rec.encoding);
+    if (!ok && rejects.is_open()) rejects << pgn::reject_bytes(rec.raw, rec.encoding);  // an unopened stream is true
     if (o.json) {
       if (!rec.diagnostics.empty()) json_games += (json_games.empty() ? "" : ",\n") + json_game(in.path, rec);
       return;

@@ -498,6 +498,11 @@ std::string utf8_to_iconv(std::string_view s, const char* encoding) {
         in += i;
         left -= i;
     }
+    char back[16];  // a stateful encoding's return to its initial state (ISO-2022-JP)
+    char* o = back;
+    std::size_t room = sizeof back;
+    iconv(cd, nullptr, nullptr, &o, &room);
+    out.append(back, static_cast<std::size_t>(o - back));
     iconv_close(cd);
     return out;
 }
@@ -511,14 +516,17 @@ std::string to_input_encoding(std::string_view utf8, std::string_view encoding) 
 }
 
 std::string reject_bytes(std::string_view utf8, std::string_view encoding) {
-    std::string text(utf8);
+    std::string end;
     if (!(utf8.ends_with("\n\n") || utf8.ends_with("\r\n\r\n") || utf8.ends_with("\r\r"))) {
         const char* eol = utf8.find("\r\n") != std::string_view::npos ? "\r\n" : "\n";
         bool ends_line = !utf8.empty() && (utf8.back() == '\n' || utf8.back() == '\r');
-        text += eol;
-        if (!ends_line) text += eol;
+        end = ends_line ? eol : std::string(eol) + eol;
     }
-    return to_input_encoding(text, encoding);
+    std::string sep = to_input_encoding(end, encoding);
+    if (!encoding.empty() && encoding != detail::kUtf8) return to_input_encoding(utf8, encoding) + sep;
+    std::string out;  // the usual case, in one allocation of the game's size
+    out.reserve(utf8.size() + sep.size());
+    return out.append(utf8).append(sep);
 }
 
 bool known_encoding(std::string_view name) {
