@@ -84,11 +84,16 @@ std::size_t utf8_valid_prefix(const char* s, std::size_t n) {
     return i;
 }
 
-// Whether p[0, n) holds a valid UTF-8 sequence of two or more bytes.
-bool has_utf8_sequence(const char* p, std::size_t n) {
-    for (std::size_t i = skip_ascii(p, 0, n); i < n; i = skip_ascii(p, i + 1, n))
-        if (utf8_seq(p + i, n - i) > 1) return true;
-    return false;
+// Whether p[0, n) holds at least as many valid multi-byte UTF-8 characters as bytes
+// invalid in UTF-8 (a few bad bytes in UTF-8 text, not Windows-1252 text or noise).
+bool mostly_utf8(const char* p, std::size_t n) {
+    std::size_t good = 0, bad = 0;
+    for (std::size_t i = skip_ascii(p, 0, n); i < n; i = skip_ascii(p, i, n)) {
+        int len = utf8_seq(p + i, n - i);
+        len > 1 ? ++good : ++bad;
+        i += static_cast<std::size_t>(std::max(len, 1));
+    }
+    return good >= bad;
 }
 
 bool is_break(char c) { return c == '\n' || c == '\r'; }
@@ -115,15 +120,19 @@ std::size_t next_stretch(const char* p, std::size_t from, std::size_t n) {
     return n;
 }
 
-// The last stretch start in p(0, at], or 0.
+// The last stretch start in p(0, at]; without one (text with no tags, or the
+// input's first game), the start of the line holding p[at], so that the text
+// before it stays as it was read.
 std::size_t stretch_start(const char* p, std::size_t at) {
-    for (std::size_t j = at + 1; j > 0;) {
+    std::size_t line = find_last<'\n', '\r'>(p, at);
+    line = line == at ? 0 : line + 1;
+    for (std::size_t j = line; j > 0;) {
         std::size_t r = find_last<'\n', '\r'>(p, j);
         if (r == j) break;
-        if (r + 1 <= at && stretch_starts(p, 0, r + 1)) return r + 1;
+        if (stretch_starts(p, 0, r + 1)) return r + 1;
         j = r;
     }
-    return 0;
+    return line;
 }
 
 // Where p[0, n) ends after its last line but one (so that the next look for a stretch
@@ -337,9 +346,9 @@ void Decoder::count_utf8_stretches(const char* p, std::size_t n) {
 
 // Decodes the stretch at p, which holds invalid UTF-8, in the encoding it looks
 // like, once its end has been read (or kDetectBytes of it, to decide on those);
-// returns the bytes used, 0 to wait for more input. A stretch that is neither
-// GB18030 nor free of valid multi-byte UTF-8 is UTF-8 with a few bad bytes (a
-// Windows-1252 comment pasted into a UTF-8 game): those are read as
+// returns the bytes used, 0 to wait for more input. A stretch that is not GB18030
+// and has as many valid multi-byte UTF-8 characters as bad bytes is UTF-8 with a
+// few bad bytes (a Windows-1252 word pasted into a UTF-8 game): those are read as
 // Windows-1252 one by one, and the rest stays UTF-8.
 std::size_t Decoder::begin_stretch(const char* p, std::size_t n, Buffer& out) {
     std::size_t e = next_stretch(p, 0, n);
@@ -349,7 +358,7 @@ std::size_t Decoder::begin_stretch(const char* p, std::size_t n, Buffer& out) {
     Codec* c = &gb_;
     std::size_t used = try_gb18030(p, e, whole, out);
     if (used == npos) {
-        c = has_utf8_sequence(p, e) ? &codec_ : &latin_;
+        c = mostly_utf8(p, e) ? &codec_ : &latin_;
         used = decode(*c, p, e, whole, out);
     }
     if (first_) ++counts_[c == &codec_ ? 0 : c == &gb_ ? 1 : 2];

@@ -89,8 +89,9 @@ struct DecodedRun {
 // next: valid UTF-8 is passed on as it is (the fast path: a scan, no copy); a
 // stretch holding invalid UTF-8 is decoded whole as GB18030 if it decodes cleanly
 // into CJK text whose two-byte pairs mostly have a high second byte, else as
-// Windows-1252 if it holds no valid multi-byte UTF-8, and recorded in `runs`;
-// else it is UTF-8 with its bad bytes read as Windows-1252 (see `invalid`). Stretches start at a line break, which
+// Windows-1252 unless it holds as many valid multi-byte UTF-8 characters as bad
+// bytes, and recorded in `runs`; else it is UTF-8 with its bad bytes read as
+// Windows-1252 (see `invalid`). Stretches start at a line break, which
 // never occurs inside a GB18030 character, so its trail bytes ('[', '{', '}')
 // cannot cut a game. The input's main encoding (encoding()) is the one most
 // stretches with non-ASCII text have in the first kDetectBytes.
