@@ -312,10 +312,14 @@ void Decoder::drain(Buffer& out) {
             continue;
         }
         // Inside a stretch longer than kDetectBytes: on to its end, or to the last
-        // whole lines read (a stretch start is a line seen with the line before it).
+        // whole lines read (a stretch start is a line seen with the line before it),
+        // or all of it when those lines are long (memory stays bounded).
         std::size_t e = next_stretch(p, i, n);
         bool ends = e < n || eof_;
-        if (!ends) e = std::max(i, before_last_lines(p, n));
+        if (!ends) {
+            std::size_t cut = std::max(i, before_last_lines(p, n));
+            e = n - cut < kDetectBytes ? cut : n;
+        }
         i += decode(*stretch_, p + i, e - i, ends, out);
         if (!ends) break;
         if (stretch_ != &codec_) runs.back().end = produced_;
