@@ -421,21 +421,34 @@ class Verifier {
   std::unordered_map<std::string, bool> cache_;
 };
 
-// The first ply at which a game reaches the position with key `target`, by replaying
-// its stored moves; -1 when it never does (or its moves do not decode).
-int first_ply_reaching(Connection& db, Statement& row, Key target) {
-  game::GameRecord rec;
+// The first ply at which a game reaches `target`, from `pos` with next(pos, ply) giving
+// each move (none: the game ends, or does not decode); -1 when it never does. Captures
+// cannot be undone: once the game has fewer pieces than the target, it stops there.
+template <class Next>
+int first_ply_reaching(Position pos, const Position& target, Next&& next) {
+  const int pieces = popcount(target.pieces());
+  for (int ply = 0;; ++ply) {
+    if (pos.key() == target.key()) return ply;
+    if (popcount(pos.pieces()) < pieces) return -1;
+    Move m = next(pos, std::size_t(ply));
+    if (m.is_none()) return -1;
+    pos.play(m);
+  }
+}
+
+// The same for a game row (columns as in HitScanner), decoding its moves as it goes.
+int replayed_ply(Connection& db, Statement& row, const Position& target, std::string& symbols) {
   if (!row.is_null(1)) {  // a set-up game: read whole, as the Verifier does
+    game::GameRecord rec;
     if (!load_game(db, row.int64(0), rec)) return -1;
-  } else if (!decode_moves(rec.start_position, row.blob(2), rec.mainline)) {
-    return -1;
+    return first_ply_reaching(rec.start_position, target, [&](const Position&, std::size_t ply) {
+      return ply < rec.mainline.size() ? rec.mainline[ply].move : Move::none();
+    });
   }
-  Position pos = rec.start_position;
-  for (std::size_t ply = 0;; ++ply) {
-    if (pos.key() == target) return int(ply);
-    if (ply == rec.mainline.size()) return -1;
-    pos.play(rec.mainline[ply].move);
-  }
+  if (!unpack_symbols(row.blob(2), symbols)) return -1;
+  return first_ply_reaching(Position(), target, [&](const Position& pos, std::size_t ply) {
+    return ply < symbols.size() ? move_of_symbol(pos, static_cast<unsigned char>(symbols[ply])) : Move::none();
+  });
 }
 
 // Calls f(row) for each game stored without index entries that passes the filter, one
@@ -476,8 +489,9 @@ std::uint64_t for_each_verified(Connection& db, const Position& pos, const std::
         }
     i = end;
   }
+  std::string symbols;
   return for_each_unindexed(db, columns, filter, [&](Statement& row) {
-    if (int ply = first_ply_reaching(db, row, pos.key()); ply >= 0) f(row, ply);
+    if (int ply = replayed_ply(db, row, pos, symbols); ply >= 0) f(row, ply);
   });
 }
 
