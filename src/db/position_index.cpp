@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "qipu/board/position.hpp"
 #include "qipu/db/codec.hpp"
 
 namespace qipu::db {
@@ -214,10 +215,21 @@ std::vector<IdRange> games_without_start_entry(Connection& db) {
   return out;
 }
 
+// True when every game has a ply-0 entry under the standard start: the usual database,
+// made without --no-position-index and without set-up games. Reads one posting list.
+bool every_game_indexed_from_start(Connection& db) {
+  std::int64_t at_start = 0;
+  for (const auto& hit : lookup_position(db, Position().key())) at_start += hit.ply == 0;
+  auto games = db.prepare("SELECT count(*) FROM game");
+  return games.step() && games.int64(0) == at_start;
+}
+
 }  // namespace
 
 std::vector<IdRange> unindexed_games(Connection& db) {
-  if (!has_unindexed_table(db)) return games_without_start_entry(db);
+  // A database made before the table is read whole only when a cheap count cannot
+  // vouch for it; the next import adds the table (add_unindexed_table).
+  if (!has_unindexed_table(db)) return every_game_indexed_from_start(db) ? std::vector<IdRange>() : games_without_start_entry(db);
   std::vector<IdRange> out;
   auto st = db.prepare("SELECT first_game, last_game FROM unindexed ORDER BY first_game");
   while (st.step()) out.push_back({st.int64(0), st.int64(1)});
