@@ -108,20 +108,24 @@ bool import_running(const std::string& path) {
   return locked;
 }
 
-// The identity of a database a reader opened. An import makes the file (empty), then
-// locks it, then writes the schema: a reader that comes in between waits for the
-// schema, up to SQLite's busy timeout, rather than call the file empty. (The first
-// 200 ms cover the moment between making the file and locking it.)
-Identity reader_identity(Connection& db, const std::string& path) {
-  Identity id = read_identity(db, path);
-  for (int waited = 0; id.empty() && waited < 10000 && (waited < 200 || import_running(path)); waited += 50) {
+// Opens a database for reading and reads its identity. An import makes the file
+// (empty), then locks it, then writes the schema: a reader that comes in between waits
+// for the schema while the import holds its lock, up to SQLite's busy timeout, rather
+// than call the file empty. (The first 200 ms cover the moment between making the file
+// and locking it.) The connection is closed while the lock is probed: closing any
+// descriptor of a file drops the process's fcntl locks on it, SQLite's among them.
+std::unique_ptr<Connection> open_reader(const std::string& path, Connection::Mode mode, Identity& id) {
+  for (int waited = 0;; waited += 50) {
+    auto db = std::make_unique<Connection>(path, mode);
+    id = read_identity(*db, path);
+    if (!id.empty()) return db;
+    db.reset();
+    bool importing = import_running(path);
+    if (importing && waited >= 10000)
+      throw DbError(path + " is being created by an import that is still running: try again in a moment");
+    if (!importing && waited >= 200) throw DbError(path + " is empty: import games first (qipu import --db " + path + " FILE.pgn)");
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    id = read_identity(db, path);
   }
-  if (id.empty() && import_running(path))
-    throw DbError(path + " is being created by an import that is still running: try again in a moment");
-  if (id.empty()) throw DbError(path + " is empty: import games first (qipu import --db " + path + " FILE.pgn)");
-  return id;
 }
 
 // The schema's CREATE INDEX statements for the game table, after its marker line.
@@ -211,9 +215,14 @@ std::unique_ptr<Connection> open_database(const std::string& path, Connection::M
   bool reading = mode != Connection::Mode::ReadWrite;
   if (reading && !std::filesystem::exists(path))
     throw DbError("no database at " + path + " (make one with: qipu import --db " + path + " FILE.pgn)");
-  if (reading) mode = unchangeable(path) ? Connection::Mode::Immutable : Connection::Mode::ReadOnly;
-  auto db = std::make_unique<Connection>(path, mode);
-  Identity id = reading ? reader_identity(*db, path) : read_identity(*db, path);
+  Identity id;
+  std::unique_ptr<Connection> db;
+  if (reading) {
+    db = open_reader(path, unchangeable(path) ? Connection::Mode::Immutable : Connection::Mode::ReadOnly, id);
+  } else {
+    db = std::make_unique<Connection>(path, mode);
+    id = read_identity(*db, path);
+  }
   check_identity(id, path);
   if (!reading) {
     // Pages freed by merging index segments go back to the disk; this must be set
