@@ -135,8 +135,9 @@ std::string game_index_sql() {
   return at == std::string_view::npos ? std::string() : std::string(all.substr(at));
 }
 
-// Creates the schema in a new file, or adds what an older version 2 lacks; makes any game index a killed bulk import left out
-// (IF NOT EXISTS: a no-op that takes no write lock when they are there).
+// Creates the schema in a new file, or adds what a version 2 database made before the
+// unindexed table lacks; makes any game index a killed bulk import left out (IF NOT
+// EXISTS: a no-op that takes no write lock when they are there).
 void create_schema(Connection& db) {
   Transaction tx(db);
   if (pragma_int(db, "user_version") == 0) {
