@@ -257,6 +257,17 @@ TEST_CASE("dbtrust: notes nested 20,000 deep are a damaged game, not a crash", "
   CHECK(claimed.code == 2);
   CHECK(contains(claimed.err, "qipu export: game 3 is damaged (moves:"));
   if (rss_is_meaningful) CHECK(claimed.peak_rss_kb < 200 * 1024);
+  // Notes of more empty comments than a game can hold: a byte each in the blob, 32 in
+  // memory (about 700 MB for these), refused before they are made.
+  std::string comments;
+  qipu::db::put_varint(comments, std::uint64_t(qipu::db::MaxStoredPlies) + 1);
+  comments += std::string(qipu::db::MaxStoredPlies + 1, '\0');
+  set_blob(db, 1, "notes", comments);
+  Run many = run_qipu("export --skip-damaged --db " + quoted(db));
+  CHECK(many.code == 1);
+  CHECK(contains(many.err, "skipped game 1: it is damaged (notes: more than " + std::to_string(qipu::db::MaxStoredPlies) +
+                               " comments, variations and moves in all)"));
+  if (rss_is_meaningful) CHECK(many.peak_rss_kb < 200 * 1024);
   fs::remove_all(dir);
 }
 

@@ -15,10 +15,11 @@
 
 namespace qipu::db {
 
-// The most moves (mainline and variations together) a stored game may hold: what the
-// PGN reader's largest game (pgn::ReaderOptions::max_game_bytes, 64 MiB) can spell at
-// three bytes a move ("e4 "). A blob claiming more is damaged, and is refused before
-// it costs memory (a move takes a bit or two in a blob, 16 bytes decoded).
+// The most moves a stored game's mainline may hold, and the most comments, variations
+// and variation moves its notes may hold together: what the PGN reader's largest game
+// (pgn::ReaderOptions::max_game_bytes, 64 MiB) can spell at three bytes each ("e4 ",
+// "{} ", "() "). A blob claiming more is damaged, and is refused before it costs memory
+// (a move takes a bit or two in a blob and 16 bytes decoded, a comment 32).
 constexpr std::size_t MaxStoredPlies = (std::size_t{64} << 20) / 3;
 
 // Moves of a fully replayed line, packed: the blob stored in the game table.
