@@ -181,6 +181,7 @@ void run_explore(const ExploreOptions& o) {
     return set_exit_code(2);
   }
   auto ex = db::explore(*c, target->position, q, o.top);
+  note_replayed("explore", ex.replayed, db::database_path(o.db));
   auto top = top_rows(*c, ex.top_games);
   auto name = name_of(*target, o.eco_file);
   const Notation& n = *find_notation(o.notation);

@@ -16,6 +16,7 @@ namespace {
 struct ExportOptions {
   std::string db, to = "en", output;
   StyleOptions style;
+  bool skip_damaged = false;
 };
 
 void run_export(const ExportOptions& o) {
@@ -25,10 +26,19 @@ void run_export(const ExportOptions& o) {
   std::ostream& out = output.stream();
   game::WriterOptions w = writer_options(*find_notation(o.to), o.style);
   auto conn = db::open_database(path, db::Connection::Mode::ReadOnly);
-  db::for_each_game(*conn, {}, [&](game::GameRecord& rec) {
-    out << game::write_pgn(rec, w);
-    return bool(out);
-  });
+  db::OnDamaged skip;
+  if (o.skip_damaged)
+    skip = [](std::int64_t id, const std::string& why) {
+      std::cerr << "qipu export: skipped game " << id << ": it is damaged (" << why << ")\n";
+      set_exit_code(1);  // the rest is written, but not every game: like an invalid game in check
+    };
+  db::for_each_game(
+      *conn, {},
+      [&](game::GameRecord& rec) {
+        out << game::write_pgn(rec, w);
+        return bool(out);
+      },
+      skip);
 }
 
 }  // namespace
@@ -43,6 +53,9 @@ void setup_export(CLI::App& app) {
       ->check(CLI::IsMember(codes));
   add_style_options(*cmd, o->style);
   cmd->add_option("-o,--output", o->output, "Write to this file instead of standard output");
+  cmd->add_flag("--skip-damaged", o->skip_damaged,
+                "Write the games that decode and name each damaged one on stderr (exit 1), rather than stop at the first "
+                "(exit 2)");
   cmd->footer("Every tag, comment, NAG and variation comes back as it was imported.\n"
               "Example: qipu export --to zh -o games-zh.pgn");
   cmd->callback([o] { run_export(*o); });

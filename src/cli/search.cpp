@@ -253,7 +253,9 @@ void run_search(const SearchOptions& o) {
   if (!o.fen.empty() || !o.moves.empty()) {
     auto pq = position_query(o);
     if (!pq) return set_exit_code(2);
-    auto ids = db::find_position(*c, *pq, q);
+    std::uint64_t replayed = 0;
+    auto ids = db::find_position(*c, *pq, q, &replayed);
+    note_replayed("search", replayed, db::database_path(o.db));
     if (o.count) {
       std::cout << ids.size() << "\n";
       return;

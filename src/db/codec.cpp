@@ -143,15 +143,6 @@ void put_strings(std::string& out, const std::vector<std::string>& v) {
   for (const auto& s : v) put_string(out, s);
 }
 
-bool get_strings(std::string_view& in, std::vector<std::string>& v) {
-  std::uint64_t n;
-  if (!get_varint(in, n) || n > in.size()) return false;
-  v.resize(n);
-  for (auto& s : v)
-    if (!get_string(in, s)) return false;
-  return true;
-}
-
 void put_line_notes(std::string& out, const Position& start, const game::Line& line);
 
 // One annotated move: comments before and after, NAGs, then each variation's moves
@@ -182,35 +173,80 @@ void put_line_notes(std::string& out, const Position& start, const game::Line& l
   });
 }
 
-bool get_line_notes(std::string_view& in, const Position& start, game::Line& line);
+// Reads the notes blob back. A stored database is input like any other (it may be
+// damaged or crafted), so nesting, moves and items are bounded by what the PGN reader
+// lets a game hold: deeper nesting would overflow the stack here and in the writer, and
+// a few bytes a comment or variation would otherwise cost tens of bytes in memory each.
+class NotesReader {
+ public:
+  explicit NotesReader(std::string_view in) : in_(in) {}
 
-bool get_node_notes(std::string_view& in, const Position& before, game::Annotations& a) {
-  std::uint64_t n;
-  if (!get_strings(in, a.pre_comments) || !get_strings(in, a.comments)) return false;
-  if (!get_varint(in, n) || n > in.size()) return false;
-  a.nags.assign(in.begin(), in.begin() + std::ptrdiff_t(n));
-  in.remove_prefix(n);
-  if (!get_varint(in, n) || n > in.size()) return false;
-  a.variations.resize(n);
-  for (auto& v : a.variations) {
-    std::string moves;
-    if (!get_string(in, moves) || !decode_moves(before, moves, v) || !get_line_notes(in, before, v)) return false;
+  // The notes of one line's moves, each index past the one before.
+  bool line(const Position& start, game::Line& line, unsigned depth) {
+    std::uint64_t count, index;
+    if (!get_varint(in_, count)) return fail("cut short");
+    Position pos = start;
+    std::size_t at = 0, next = 0;
+    for (std::uint64_t i = 0; i < count; ++i) {
+      if (!get_varint(in_, index) || index >= line.size() || index < next) return fail("a note on a move the line does not have");
+      for (; at < index; ++at) pos.play(line[at].move);
+      if (!node(pos, line[index].annotate(), depth)) return false;
+      next = index + 1;
+    }
+    return true;
   }
-  return true;
-}
 
-bool get_line_notes(std::string_view& in, const Position& start, game::Line& line) {
-  std::uint64_t count, index;
-  if (!get_varint(in, count)) return false;
-  Position pos = start;
-  std::size_t at = 0;
-  for (std::uint64_t i = 0; i < count; ++i) {
-    if (!get_varint(in, index) || index >= line.size() || index < at) return false;
-    for (; at < index; ++at) pos.play(line[at].move);
-    if (!get_node_notes(in, pos, line[index].annotate())) return false;
+  [[nodiscard]] bool strings(std::vector<std::string>& v) {
+    std::uint64_t n;
+    if (!get_varint(in_, n) || n > in_.size()) return fail("cut short");
+    if (!count_items(n)) return false;
+    v.resize(n);
+    for (auto& s : v)
+      if (!get_string(in_, s)) return fail("cut short");
+    return true;
   }
-  return true;
-}
+  [[nodiscard]] bool at_end() { return in_.empty() || fail("bytes after the last note"); }
+  [[nodiscard]] const std::string& error() const { return error_; }
+
+ private:
+  bool node(const Position& before, game::Annotations& a, unsigned depth) {
+    std::uint64_t n;
+    if (!strings(a.pre_comments) || !strings(a.comments)) return false;
+    if (!get_varint(in_, n) || n > in_.size()) return fail("cut short");
+    a.nags.assign(in_.begin(), in_.begin() + std::ptrdiff_t(n));
+    in_.remove_prefix(n);
+    if (!get_varint(in_, n) || n > in_.size()) return fail("cut short");
+    if (n > 0 && depth >= MaxDepth) return fail("variations nested deeper than " + std::to_string(MaxDepth));
+    if (!count_items(n)) return false;
+    a.variations.resize(n);
+    for (auto& v : a.variations) {
+      std::string moves;
+      if (!get_string(in_, moves)) return fail("cut short");
+      if (!unpack_symbols(moves, symbols_) || (items_ += symbols_.size()) > MaxStoredPlies)
+        return fail("a variation's moves do not decode, or more than " + std::to_string(MaxStoredPlies) +
+                    " comments, variations and moves in all");
+      if (!play_symbols(before, symbols_, v)) return fail("a variation's moves do not fit its position");
+      if (!line(before, v, depth + 1)) return false;
+    }
+    return true;
+  }
+
+  // Comments, variations and their moves together stay within what a game can hold.
+  bool count_items(std::uint64_t n) {
+    return (items_ += n) <= MaxStoredPlies ||
+           fail("more than " + std::to_string(MaxStoredPlies) + " comments, variations and moves in all");
+  }
+
+  bool fail(std::string why) {
+    if (error_.empty()) error_ = "notes: " + why;
+    return false;
+  }
+
+  static constexpr unsigned MaxDepth = 1000;  // pgn::ReaderOptions::max_variation_depth
+  std::string_view in_;
+  std::string symbols_, error_;
+  std::uint64_t items_ = 0;
+};
 
 }  // namespace
 
@@ -296,6 +332,9 @@ bool unpack_symbols(std::string_view blob, std::string& symbols, std::size_t max
 std::string encode_moves(const Position& start, const game::Line& line) { return pack_symbols(move_symbols(start, line)); }
 
 bool decode_moves(const Position& start, std::string_view blob, game::Line& line) {
+  std::string_view count = blob;
+  std::uint64_t n;
+  if (!get_varint(count, n) || n > MaxStoredPlies) return false;  // refused before any memory is taken
   std::string symbols;
   return unpack_symbols(blob, symbols) && play_symbols(start, symbols, line);
 }
@@ -310,9 +349,12 @@ std::string encode_annotations(const game::GameRecord& rec) {
   return out;
 }
 
-bool decode_annotations(std::string_view blob, game::GameRecord& rec) {
+bool decode_annotations(std::string_view blob, game::GameRecord& rec, std::string* why) {
   if (blob.empty()) return true;
-  return get_strings(blob, rec.final_comments) && get_line_notes(blob, rec.start_position, rec.mainline) && blob.empty();
+  NotesReader r(blob);
+  if (r.strings(rec.final_comments) && r.line(rec.start_position, rec.mainline, 0) && r.at_end()) return true;
+  if (why) *why = r.error();
+  return false;
 }
 
 }  // namespace qipu::db

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "qipu/board/position.hpp"
 #include "qipu/db/codec.hpp"
 
 namespace qipu::db {
@@ -185,6 +186,62 @@ std::vector<PositionHit> lookup_position(Connection& db, Key key) {
   }
   std::sort(hits.begin(), hits.end(), [](const PositionHit& a, const PositionHit& b) { return a.game != b.game ? a.game < b.game : a.ply < b.ply; });
   return hits;
+}
+
+namespace {
+
+bool has_unindexed_table(Connection& db) {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'unindexed'").step();
+}
+
+// Every game without a ply-0 entry, from one pass over the index and the game ids.
+std::vector<IdRange> games_without_start_entry(Connection& db) {
+  std::vector<std::int64_t> indexed;
+  auto postings = db.prepare("SELECT first_key, data FROM posting");
+  while (postings.step())
+    decode_chunk(std::uint64_t(postings.int64(0)), postings.blob(1), [&](const Entry& e) {
+      if (e.ply == 0) indexed.push_back(e.game);
+      return true;
+    });
+  std::sort(indexed.begin(), indexed.end());
+  std::vector<IdRange> out;
+  auto ids = db.prepare("SELECT id FROM game ORDER BY id");
+  while (ids.step()) {
+    std::int64_t id = ids.int64(0);
+    if (std::binary_search(indexed.begin(), indexed.end(), id)) continue;
+    if (!out.empty() && out.back().last == id - 1) out.back().last = id;
+    else out.push_back({id, id});
+  }
+  return out;
+}
+
+// True when every game has a ply-0 entry under the standard start: the usual database,
+// made without --no-position-index and without set-up games. Reads one posting list.
+bool every_game_indexed_from_start(Connection& db) {
+  std::int64_t at_start = 0;
+  for (const auto& hit : lookup_position(db, Position().key())) at_start += hit.ply == 0;
+  auto games = db.prepare("SELECT count(*) FROM game");
+  return games.step() && games.int64(0) == at_start;
+}
+
+}  // namespace
+
+std::vector<IdRange> unindexed_games(Connection& db) {
+  // A database made before the table is read whole only when a cheap count cannot
+  // vouch for it; the next import adds the table (add_unindexed_table).
+  if (!has_unindexed_table(db)) return every_game_indexed_from_start(db) ? std::vector<IdRange>() : games_without_start_entry(db);
+  std::vector<IdRange> out;
+  auto st = db.prepare("SELECT first_game, last_game FROM unindexed ORDER BY first_game");
+  while (st.step()) out.push_back({st.int64(0), st.int64(1)});
+  return out;
+}
+
+void add_unindexed_table(Connection& db) {
+  if (has_unindexed_table(db)) return;
+  auto ranges = games_without_start_entry(db);
+  db.exec("CREATE TABLE unindexed (first_game INTEGER NOT NULL, last_game INTEGER NOT NULL)");
+  auto ins = db.prepare("INSERT INTO unindexed(first_game, last_game) VALUES (?, ?)");
+  for (const auto& r : ranges) ins.bind(1, r.first).bind(2, r.last).run();
 }
 
 IndexStats position_index_stats(Connection& db) {

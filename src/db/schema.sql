@@ -84,6 +84,10 @@ CREATE TABLE posting (
 );
 CREATE INDEX posting_range ON posting(segment, last_key);
 
+-- Games stored without position index entries (import --no-position-index), as ranges
+-- of ids, written with the games: position queries replay these games instead.
+CREATE TABLE unindexed (first_game INTEGER NOT NULL, last_game INTEGER NOT NULL);
+
 -- @game-indexes: an import into an empty database drops these and makes them again at
 -- its end (sorted input fills their pages); opening for writing makes any that are missing.
 -- Filters on result, ECO and dates scan the table: it is small, and such filters match

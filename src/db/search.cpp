@@ -421,10 +421,60 @@ class Verifier {
   std::unordered_map<std::string, bool> cache_;
 };
 
-// Calls f(row, ply) for each game that passes the filter and reaches the position, at
-// the first ply where it does.
+// The first ply at which a game reaches `target`, from `pos` with next(pos, ply) giving
+// each move (none: the game ends, or does not decode); -1 when it never does. Captures
+// cannot be undone: once the game has fewer pieces than the target, it stops there.
+template <class Next>
+int first_ply_reaching(Position pos, const Position& target, Next&& next) {
+  const int pieces = popcount(target.pieces());
+  for (int ply = 0;; ++ply) {
+    if (pos.key() == target.key()) return ply;
+    if (popcount(pos.pieces()) < pieces) return -1;
+    Move m = next(pos, std::size_t(ply));
+    if (m.is_none()) return -1;
+    pos.play(m);
+  }
+}
+
+// The same for a game row (columns as in HitScanner), decoding its moves as it goes.
+int replayed_ply(Connection& db, Statement& row, const Position& target, std::string& symbols) {
+  if (!row.is_null(1)) {  // a set-up game: read whole, as the Verifier does
+    game::GameRecord rec;
+    if (!load_game(db, row.int64(0), rec)) return -1;
+    return first_ply_reaching(rec.start_position, target, [&](const Position&, std::size_t ply) {
+      return ply < rec.mainline.size() ? rec.mainline[ply].move : Move::none();
+    });
+  }
+  if (!unpack_symbols(row.blob(2), symbols)) return -1;
+  return first_ply_reaching(Position(), target, [&](const Position& pos, std::size_t ply) {
+    return ply < symbols.size() ? move_of_symbol(pos, static_cast<unsigned char>(symbols[ply])) : Move::none();
+  });
+}
+
+// Calls f(row) for each game stored without index entries that passes the filter, one
+// row at a time; returns how many there were. Columns as in HitScanner.
 template <class F>
-void for_each_verified(Connection& db, const Position& pos, const std::string& columns, const GameQuery& filter, F&& f) {
+std::uint64_t for_each_unindexed(Connection& db, const std::string& columns, const GameQuery& filter, F&& f) {
+  auto ranges = unindexed_games(db);
+  if (ranges.empty()) return 0;
+  auto st = db.prepare("SELECT g.id, g.start_fen, g.moves" + columns + " FROM game g WHERE g.id BETWEEN ? AND ? AND (" +
+                       filter.where + ") ORDER BY g.id");
+  std::uint64_t n = 0;
+  for (const auto& r : ranges) {
+    st.bind(1, r.first).bind(2, r.last);
+    int i = 3;
+    for (const auto& p : filter.params) std::visit([&](const auto& v) { st.bind(i++, v); }, p);
+    for (; st.step(); ++n) f(st);
+    st.reset();
+  }
+  return n;
+}
+
+// Calls f(row, ply) for each game that passes the filter and reaches the position, at
+// the first ply where it does: index hits, verified, then the games without index
+// entries, replayed. Returns how many games were replayed.
+template <class F>
+std::uint64_t for_each_verified(Connection& db, const Position& pos, const std::string& columns, const GameQuery& filter, F&& f) {
   auto hits = lookup_position(db, pos.key());
   HitScanner scan(db, columns, filter);
   Verifier verify(db, pos);
@@ -439,26 +489,36 @@ void for_each_verified(Connection& db, const Position& pos, const std::string& c
         }
     i = end;
   }
+  std::string symbols;
+  return for_each_unindexed(db, columns, filter, [&](Statement& row) {
+    if (int ply = replayed_ply(db, row, pos, symbols); ply >= 0) f(row, ply);
+  });
 }
 
 }  // namespace
 
-std::vector<std::int64_t> find_position(Connection& db, const PositionQuery& pq, const GameQuery& filter) {
+std::vector<std::int64_t> find_position(Connection& db, const PositionQuery& pq, const GameQuery& filter, std::uint64_t* replayed) {
   std::vector<std::int64_t> ids;
+  std::uint64_t n = 0;
   if (!pq.exact_moves) {
-    for_each_verified(db, pq.position, "", filter, [&](Statement& row, int) { ids.push_back(row.int64(0)); });
-    return ids;
+    n = for_each_verified(db, pq.position, "", filter, [&](Statement& row, int) { ids.push_back(row.int64(0)); });
+  } else {
+    // Exact move order: the game's first moves are these symbols, from the standard start.
+    const std::string& want = *pq.exact_moves;
+    std::string first;
+    auto begins_so = [&](Statement& row) {
+      return row.is_null(1) && unpack_symbols(row.blob(2), first, want.size()) && first == want;
+    };
+    auto hits = lookup_position(db, pq.position.key());
+    HitScanner scan(db, "", filter);
+    for (const auto& h : hits)
+      if (std::size_t(h.ply) == want.size() && scan.seek(h.game) && begins_so(scan.row())) ids.push_back(h.game);
+    n = for_each_unindexed(db, "", filter, [&](Statement& row) {
+      if (begins_so(row)) ids.push_back(row.int64(0));
+    });
   }
-  // Exact move order: the game's first moves are these symbols, from the standard start.
-  const std::string& want = *pq.exact_moves;
-  auto hits = lookup_position(db, pq.position.key());
-  HitScanner scan(db, "", filter);
-  std::string first;
-  for (const auto& h : hits) {
-    if (std::size_t(h.ply) != want.size() || !scan.seek(h.game)) continue;
-    Statement& row = scan.row();
-    if (row.is_null(1) && unpack_symbols(row.blob(2), first, want.size()) && first == want) ids.push_back(h.game);
-  }
+  std::sort(ids.begin(), ids.end());
+  if (replayed) *replayed = n;
   return ids;
 }
 
@@ -502,7 +562,7 @@ Exploration explore(Connection& db, const Position& pos, const GameQuery& filter
   std::array<MoveStats, 256> by_code{};
   std::vector<TopGame> rated;
   std::string symbols;
-  for_each_verified(db, pos, ", g.result, g.white_elo, g.black_elo, g.date_sort", filter, [&](Statement& row, int ply) {
+  ex.replayed = for_each_verified(db, pos, ", g.result, g.white_elo, g.black_elo, g.date_sort", filter, [&](Statement& row, int ply) {
     auto elo = average_elo(row);
     count_game(ex.total, row, elo);
     // A symbol means the same move in every game at this position (db/codec.hpp).

@@ -4,9 +4,30 @@
 
 namespace qipu::db {
 
+namespace {
+
+// A file: URI for the path, so that read-only opens can say mode=ro and immutable=1.
+std::string file_uri(const std::string& path, Connection::Mode mode) {
+  std::string uri = path.substr(0, 1) == "/" ? "file://" : "file:";  // an absolute path after an empty authority
+  for (char c : path) {
+    if (c == '%') uri += "%25";
+    else if (c == '?') uri += "%3f";
+    else if (c == '#') uri += "%23";
+    else uri += c;
+  }
+  return uri + (mode == Connection::Mode::Immutable ? "?mode=ro&immutable=1" : "?mode=ro");
+}
+
+}  // namespace
+
 Connection::Connection(const std::string& path, Mode mode) : path_(path) {
-  int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-  int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  std::string name = path;
+  if (mode != Mode::ReadWrite) {
+    flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+    name = file_uri(path, mode);
+  }
+  int rc = sqlite3_open_v2(name.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close(db_);

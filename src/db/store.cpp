@@ -1,11 +1,18 @@
 #include "qipu/db/store.hpp"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <array>
 #include <cctype>
+#include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <thread>
 
 #include "qipu/db/codec.hpp"
 #include "qipu/db/search.hpp"
@@ -27,28 +34,98 @@ std::int64_t pragma_int(Connection& db, const char* name) {
   return st.step() ? st.int64(0) : 0;
 }
 
-bool has_tables(Connection& db) {
-  auto st = db.prepare("SELECT count(*) FROM sqlite_master");
-  return st.step() && st.int64(0) > 0;
-}
+// What a file says it is, read in one statement and so from one snapshot: a database
+// another process is creating shows all of its schema or none of it (the tables, the
+// application id and the version are written in one transaction), never tables
+// without the id, which would look like another program's database.
+struct Identity {
+  std::int64_t app = 0, version = 0, tables = 0;
+  [[nodiscard]] bool empty() const { return app == 0 && version == 0 && tables == 0; }
+};
 
-// Checks that the file is a qipu database this program can read.
-void check_identity(Connection& db, const std::string& path) {
-  std::int64_t app, version;
+Identity read_identity(Connection& db, const std::string& path) {
   try {
-    app = pragma_int(db, "application_id");
-    version = pragma_int(db, "user_version");
+    auto st = db.prepare(
+        "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), "
+        "(SELECT count(*) FROM sqlite_master)");
+    if (!st.step()) return {};
+    return {st.int64(0), st.int64(1), st.int64(2)};
   } catch (const DbError& e) {
     throw DbError(path + " is not a qipu database (" + e.what() + ")");
   }
-  if (app != ApplicationId && has_tables(db)) throw DbError(path + " is an SQLite database of another program, not qipu's");
-  if (version > SchemaVersion)
-    throw DbError(path + " was made by a newer qipu (schema version " + std::to_string(version) + "); this qipu reads up to version " +
+}
+
+// Checks that the file is a qipu database this program can read (or an empty file).
+void check_identity(const Identity& id, const std::string& path) {
+  if (id.empty()) return;
+  if (id.app != ApplicationId) throw DbError(path + " is an SQLite database of another program, not qipu's");
+  if (id.version <= 0)
+    throw DbError(path + " has an unknown schema version (" + std::to_string(id.version) + "): it is damaged, or not qipu's");
+  if (id.version > SchemaVersion)
+    throw DbError(path + " was made by a newer qipu (schema version " + std::to_string(id.version) + "); this qipu reads up to version " +
                   std::to_string(SchemaVersion) + ": upgrade qipu");
   // Version 1 coded moves differently; its games cannot be read without the old code.
-  if (version > 0 && version < SchemaVersion)
-    throw DbError(path + " was made by an older qipu (schema version " + std::to_string(version) +
+  if (id.version < SchemaVersion)
+    throw DbError(path + " was made by an older qipu (schema version " + std::to_string(id.version) +
                   ") whose move code this qipu does not read: import the PGN files again into a new database");
+}
+
+// What a path that is not a regular file is, for the message refusing it ("" when it
+// is one, or is missing). Opening a FIFO would wait for a writer for ever.
+std::string not_regular(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return {};
+  if (S_ISFIFO(st.st_mode)) return "a FIFO";
+  if (S_ISDIR(st.st_mode)) return "a directory";
+  if (S_ISCHR(st.st_mode)) return "a character device";
+  if (S_ISBLK(st.st_mode)) return "a block device";
+  if (S_ISSOCK(st.st_mode)) return "a socket";
+  return "not a file";
+}
+
+// True when nothing can change the database while a reader has it open, so that it can
+// be read without locks and without the -wal and -shm files SQLite would otherwise make
+// (or need) beside it: its folder or file system is read-only to us (no writer could make
+// a -wal there either), or the file is writable by nobody (root aside). Only when no -wal
+// or rollback journal holds pages the file itself lacks.
+bool unchangeable(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (const char* log : {"-wal", "-journal"})
+    if (fs::exists(path + log, ec) && fs::file_size(path + log, ec) != 0) return false;
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return false;
+  fs::path dir = fs::path(path).parent_path();
+  return access(dir.empty() ? "." : dir.c_str(), W_OK) != 0 || (st.st_mode & 0222) == 0;
+}
+
+// True while `qipu import` holds its lock on the file (src/cli/import.cpp, ImportLock).
+bool import_running(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  bool locked = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  close(fd);  // also drops the shared lock, if it was taken
+  return locked;
+}
+
+// Opens a database for reading and reads its identity. An import makes the file
+// (empty), then locks it, then writes the schema: a reader that comes in between waits
+// for the schema while the import holds its lock, up to SQLite's busy timeout, rather
+// than call the file empty. (The first 200 ms cover the moment between making the file
+// and locking it.) The connection is closed while the lock is probed: closing any
+// descriptor of a file drops the process's fcntl locks on it, SQLite's among them.
+std::unique_ptr<Connection> open_reader(const std::string& path, Connection::Mode mode, Identity& id) {
+  for (int waited = 0;; waited += 50) {
+    auto db = std::make_unique<Connection>(path, mode);
+    id = read_identity(*db, path);
+    if (!id.empty()) return db;
+    db.reset();
+    bool importing = import_running(path);
+    if (importing && waited >= 10000)
+      throw DbError(path + " is being created by an import that is still running: try again in a moment");
+    if (!importing && waited >= 200) throw DbError(path + " is empty: import games first (qipu import --db " + path + " FILE.pgn)");
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
 }
 
 // The schema's CREATE INDEX statements for the game table, after its marker line.
@@ -58,16 +135,18 @@ std::string game_index_sql() {
   return at == std::string_view::npos ? std::string() : std::string(all.substr(at));
 }
 
-// Creates the schema in a new file; makes any game index a killed bulk import left out
-// (IF NOT EXISTS: a no-op that takes no write lock when they are there).
+// Creates the schema in a new file, or adds what a version 2 database made before the
+// unindexed table lacks; makes any game index a killed bulk import left out (IF NOT
+// EXISTS: a no-op that takes no write lock when they are there).
 void create_schema(Connection& db) {
+  Transaction tx(db);
   if (pragma_int(db, "user_version") == 0) {
-    Transaction tx(db);
     db.exec(kSchema);
     db.exec("PRAGMA application_id = " + std::to_string(ApplicationId));
     db.exec("PRAGMA user_version = " + std::to_string(SchemaVersion));
-    tx.commit();
   }
+  add_unindexed_table(db);  // a database made before that table
+  tx.commit();
   db.exec(game_index_sql());
 }
 
@@ -133,19 +212,26 @@ std::string database_path(const std::string& option) {
 }
 
 std::unique_ptr<Connection> open_database(const std::string& path, Connection::Mode mode) {
-  if (mode == Connection::Mode::ReadOnly && !std::filesystem::exists(path))
+  if (auto what = not_regular(path); !what.empty()) throw DbError("--db " + path + ": not a regular file (" + what + ")");
+  bool reading = mode != Connection::Mode::ReadWrite;
+  if (reading && !std::filesystem::exists(path))
     throw DbError("no database at " + path + " (make one with: qipu import --db " + path + " FILE.pgn)");
-  auto db = std::make_unique<Connection>(path, mode);
-  check_identity(*db, path);
-  if (mode == Connection::Mode::ReadWrite) {
+  Identity id;
+  std::unique_ptr<Connection> db;
+  if (reading) {
+    db = open_reader(path, unchangeable(path) ? Connection::Mode::Immutable : Connection::Mode::ReadOnly, id);
+  } else {
+    db = std::make_unique<Connection>(path, mode);
+    id = read_identity(*db, path);
+  }
+  check_identity(id, path);
+  if (!reading) {
     // Pages freed by merging index segments go back to the disk; this must be set
     // before the first table and before WAL mode writes the header.
-    if (pragma_int(*db, "user_version") == 0 && !has_tables(*db)) db->exec("PRAGMA auto_vacuum = INCREMENTAL");
+    if (id.empty()) db->exec("PRAGMA auto_vacuum = INCREMENTAL");
     db->exec("PRAGMA journal_mode = WAL");
     db->exec("PRAGMA synchronous = NORMAL");
     create_schema(*db);
-  } else if (pragma_int(*db, "user_version") == 0) {
-    throw DbError(path + " is empty: import games first (qipu import --db " + path + " FILE.pgn)");
   }
   db->exec("PRAGMA foreign_keys = ON");
   return db;
@@ -246,8 +332,8 @@ std::uint64_t mix(std::uint64_t h, std::optional<std::int64_t> v) {
   return fnv1a(h, std::string_view(reinterpret_cast<const char*>(&*v), sizeof *v));
 }
 
-// What makes two games the same game: the roster as stored, the start FEN and the
-// moves. A missing value differs from every present one, the empty string included.
+// What makes two games the same game: the roster (Importer::key_roster), the start FEN
+// and the moves. A missing value differs from every present one, the empty string included.
 std::uint64_t duplicate_hash(const RosterRow& r, std::string_view moves) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (auto v : {r.white, r.black, r.event, r.site, r.date_sort}) h = mix(h, v);
@@ -325,7 +411,7 @@ void bind_nonempty(Statement& st, int col, std::string_view v, bool blob = false
 
 struct Importer::Statements {
   Statement add_player, add_event, add_site, add_source, add_opening, add_material;
-  Statement add_game, add_tag, add_reject;
+  Statement add_game, add_tag, add_reject, add_unindexed;
   explicit Statements(Connection& db)
       : add_player(db.prepare("INSERT INTO player(name) VALUES (?)")),
         add_event(db.prepare("INSERT INTO event(name) VALUES (?)")),
@@ -340,7 +426,8 @@ struct Importer::Statements {
         add_tag(db.prepare("INSERT INTO tag(game, seq, name, value) VALUES (?,?,?,?)")),
         add_reject(db.prepare(
             "INSERT OR IGNORE INTO reject(source, offset, game_index, white, black, text, errors, encoding) "
-            "VALUES (?,?,?,?,?,?,?,?)")) {}
+            "VALUES (?,?,?,?,?,?,?,?)")),
+        add_unindexed(db.prepare("INSERT INTO unindexed(first_game, last_game) VALUES (?, ?)")) {}
 };
 
 // Opening names are kept as one key: name, unit separator, variation.
@@ -381,12 +468,36 @@ void Importer::load_names(NameIds& cache, const char* sql) {
 }
 
 void Importer::load_hashes() {
-  auto st = db_.prepare("SELECT white, black, event, site, date_sort, date_text, round, result, start_fen, moves FROM game");
+  auto st = db_.prepare(
+      "SELECT white, black, event, site, date_sort, date_text, round, result, start_fen, moves, movetext_result FROM game");
   while (st.step()) {
     RosterRow r{column_int(st, 0), column_int(st, 1), column_int(st, 2), column_int(st, 3), column_int(st, 4),
                 column_text(st, 5), column_text(st, 6), column_text(st, 7), column_text(st, 8)};
-    hashes_.insert(duplicate_hash(r, st.blob(9)));
+    hashes_.insert(duplicate_hash(key_roster(r, st.text(10)), st.blob(9)));
   }
+}
+
+// The roster as the duplicate key sees it, which is as export writes it: a tag holding
+// the seven-tag roster's default ("?", "????.??.??", "*") is the same as no tag, and a
+// missing Result tag is the movetext's result. Otherwise a game exported and imported
+// again would be a duplicate of itself while both forms are stored.
+RosterRow Importer::key_roster(RosterRow r, std::string_view movetext_result) const {
+  auto unknown_name = [](const NameIds& names, std::optional<std::int64_t>& id) {
+    auto it = names.find(std::string_view("?"));
+    if (id && it != names.end() && it->second == *id) id.reset();
+  };
+  auto unknown_text = [](std::optional<std::string_view>& v, std::string_view default_value) {
+    if (v == default_value) v.reset();
+  };
+  unknown_name(players_, r.white);
+  unknown_name(players_, r.black);
+  unknown_name(events_, r.event);
+  unknown_name(sites_, r.site);
+  unknown_text(r.round, "?");
+  unknown_text(r.date_text, "????.??.??");
+  if (!r.result && !movetext_result.empty()) r.result = movetext_result;
+  unknown_text(r.result, "*");
+  return r;
 }
 
 // Into an empty table, indexes are cheaper made once at the end, from sorted input that
@@ -441,7 +552,7 @@ RosterRow Importer::roster_row(const game::GameRecord& rec, const RosterTags& ro
 void Importer::add(const std::string& source, const game::GameRecord& rec, const EncodedGame& enc) {
   RosterTags roster(rec);
   RosterRow r = roster_row(rec, roster);
-  if (!opt_.allow_duplicates && !hashes_.insert(duplicate_hash(r, enc.moves)).second) {
+  if (!opt_.allow_duplicates && !hashes_.insert(duplicate_hash(key_roster(r, rec.result), enc.moves)).second) {
     ++stats_.duplicates;
     return;
   }
@@ -476,6 +587,8 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
     s.add_tag.bind(1, id).bind(2, seq).bind_static(3, rec.tags[i].first).bind_static(4, rec.tags[i].second).run();
   if (opt_.position_index)
     for (std::size_t ply = 0; ply < enc.keys.size(); ++ply) index_.add(enc.keys[ply], id, int(ply));
+  else
+    unindexed_ = {unindexed_.first ? unindexed_.first : id, id};  // one import's ids follow each other
   ++stats_.imported;
   if (++in_batch_ >= opt_.batch_games) commit_batch();
 }
@@ -496,15 +609,23 @@ bool reject_encoding_column(Connection& db) {
   return db.prepare("SELECT 1 FROM pragma_table_info('reject') WHERE name = 'encoding'").step();
 }
 
+// The batch's position index entries, or the range of its games that have none.
+void Importer::flush_index() {
+  if (opt_.position_index) return index_.flush(db_);
+  if (unindexed_.first == 0) return;
+  st_->add_unindexed.bind(1, unindexed_.first).bind(2, unindexed_.last).run();
+  unindexed_ = {};
+}
+
 void Importer::commit_batch() {
-  if (opt_.position_index) index_.flush(db_);
+  flush_index();
   tx_->commit();
   in_batch_ = 0;
   begin();
 }
 
 void Importer::finish() {
-  if (opt_.position_index) index_.flush(db_);
+  flush_index();
   tx_->commit();
   tx_.reset();
   db_.exec("PRAGMA foreign_keys = ON");
@@ -554,7 +675,8 @@ constexpr const char* GameColumns =
     "LEFT JOIN player w ON w.id = g.white LEFT JOIN player b ON b.id = g.black "
     "LEFT JOIN event e ON e.id = g.event LEFT JOIN site s ON s.id = g.site ";
 
-bool read_row(Statement& row, Statement& tags, game::GameRecord& rec) {
+// Reads one row into `rec`; what is damaged in it, or "" when it reads whole.
+std::string read_row(Statement& row, Statement& tags, game::GameRecord& rec) {
   rec = game::GameRecord{};
   rec.index = std::uint64_t(row.int64(0));
   auto roster = [&](std::string_view name, int col, bool present) {
@@ -573,17 +695,20 @@ bool read_row(Statement& row, Statement& tags, game::GameRecord& rec) {
   std::string_view eco = row.int64(21) ? std::string_view() : row.text(10);
   restore_other_tags(tags, rec.index, elo, eco, row.text(15), rec);
   std::string repairs;  // warned about at import; the game was stored as it was
-  if (!game::set_up_start(rec, &repairs).empty()) return false;
-  if (!decode_moves(rec.start_position, row.blob(12), rec.mainline)) return false;
-  if (!decode_annotations(row.blob(13), rec)) return false;
+  if (auto e = game::set_up_start(rec, &repairs); !e.empty()) return "start position: " + e;
+  if (!decode_moves(rec.start_position, row.blob(12), rec.mainline)) return "moves: they do not decode, or do not fit the position";
+  std::string why;
+  if (!decode_annotations(row.blob(13), rec, &why)) return why;
+  std::int64_t termination = row.int64(16);
+  if (termination < 0 || termination > std::int64_t(Termination::FiftyMoveRule)) return "termination: unknown value " + std::to_string(termination);
   rec.result = row.is_null(14) ? std::string(row.text(7)) : std::string(row.text(14));
-  rec.termination = Termination(row.int64(16));
-  return true;
+  rec.termination = Termination(termination);
+  return {};
 }
 
 }  // namespace
 
-void for_each_game(Connection& db, const GameQuery& q, const std::function<bool(game::GameRecord&)>& f) {
+void for_each_game(Connection& db, const GameQuery& q, const std::function<bool(game::GameRecord&)>& f, const OnDamaged& damaged) {
   std::string sql = std::string(GameColumns) + "WHERE " + q.where + " ORDER BY " + q.order + " LIMIT ? OFFSET ?";
   auto row = db.prepare(sql);
   int i = 1;
@@ -593,7 +718,11 @@ void for_each_game(Connection& db, const GameQuery& q, const std::function<bool(
   auto tags = db.prepare("SELECT seq, name, value FROM tag WHERE game = ? ORDER BY seq");
   game::GameRecord rec;
   while (row.step()) {
-    if (!read_row(row, tags, rec)) throw DbError("game " + std::to_string(row.int64(0)) + " is damaged in the database");
+    if (auto why = read_row(row, tags, rec); !why.empty()) {
+      if (!damaged) throw DbError("game " + std::to_string(row.int64(0)) + " is damaged (" + why + ")");
+      damaged(row.int64(0), why);
+      continue;
+    }
     if (!f(rec)) break;
   }
 }

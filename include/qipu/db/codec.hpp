@@ -15,6 +15,13 @@
 
 namespace qipu::db {
 
+// The most moves a stored game's mainline may hold, and the most comments, variations
+// and variation moves its notes may hold together: what the PGN reader's largest game
+// (pgn::ReaderOptions::max_game_bytes, 64 MiB) can spell at three bytes each ("e4 ",
+// "{} ", "() "). A blob claiming more is damaged, and is refused before it costs memory
+// (a move takes a bit or two in a blob and 16 bytes decoded, a comment 32).
+constexpr std::size_t MaxStoredPlies = (std::size_t{64} << 20) / 3;
+
 // Moves of a fully replayed line, packed: the blob stored in the game table.
 std::string encode_moves(const Position& start, const game::Line& line);
 // Appends the decoded moves to `line`; false when the blob does not fit the position.
@@ -52,8 +59,10 @@ bool unpack_symbols(std::string_view blob, std::string& symbols, std::size_t max
 
 // Comments, NAGs, variations and final comments; empty when the game has none.
 std::string encode_annotations(const game::GameRecord& rec);
-// Puts them back on a record whose mainline is already decoded.
-bool decode_annotations(std::string_view blob, game::GameRecord& rec);
+// Puts them back on a record whose mainline is already decoded; false (and why, when
+// asked) for a damaged blob, including variations nested deeper than the PGN reader
+// allows (1000) and more than MaxStoredPlies moves.
+bool decode_annotations(std::string_view blob, game::GameRecord& rec, std::string* why = nullptr);
 
 void put_varint(std::string& out, std::uint64_t v);
 bool get_varint(std::string_view& in, std::uint64_t& v);

@@ -46,6 +46,16 @@ void compact_position_index(Connection& db);
 // Every (game, ply) whose stored key matches; in game order.
 std::vector<PositionHit> lookup_position(Connection& db, Key key);
 
+// Games that have no index entries (imported with --no-position-index), as ranges of
+// ids in ascending order: from the unindexed table, or, in a database made before that
+// table, found by reading the whole index once for the games without a ply-0 entry.
+struct IdRange {
+  std::int64_t first, last;
+};
+std::vector<IdRange> unindexed_games(Connection& db);
+// Makes the unindexed table in a database made before it, filled as above.
+void add_unindexed_table(Connection& db);
+
 // Index size, for reports: entries and bytes of chunk data.
 struct IndexStats {
   std::uint64_t entries = 0, bytes = 0, segments = 0;

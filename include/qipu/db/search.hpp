@@ -67,8 +67,10 @@ struct MoveList {
 MoveList parse_move_list(std::string_view text);
 
 // The ids of the games matching both the position and the query's conditions, in
-// ascending order. Index hits are verified by replaying the game to the hit's ply.
-std::vector<std::int64_t> find_position(Connection& db, const PositionQuery& pq, const GameQuery& filter);
+// ascending order. Index hits are verified by replaying the game to the hit's ply; games
+// stored without index entries are replayed whole, and counted in `replayed`.
+std::vector<std::int64_t> find_position(Connection& db, const PositionQuery& pq, const GameQuery& filter,
+                                        std::uint64_t* replayed = nullptr);
 
 // What the collection played from one position.
 struct MoveStats {
@@ -86,6 +88,7 @@ struct Exploration {
   MoveStats total;                // move unset: every game reaching the position
   std::vector<MoveStats> moves;   // most played first
   std::vector<TopGame> top_games; // highest average Elo first
+  std::uint64_t replayed = 0;     // games without index entries, replayed to find the position
 };
 // Each game counts once, at the first time it reaches the position.
 Exploration explore(Connection& db, const Position& pos, const GameQuery& filter, std::size_t top = 10);

@@ -23,7 +23,9 @@ class Statement;
 
 class Connection {
  public:
-  enum class Mode { ReadOnly, ReadWrite };
+  // Immutable: read-only, and nothing can change the file while it is open (a read-only
+  // folder or file system): SQLite then takes no locks and makes no -wal or -shm file.
+  enum class Mode { ReadOnly, Immutable, ReadWrite };
   Connection(const std::string& path, Mode mode);
   ~Connection();
   Connection(const Connection&) = delete;

@@ -108,6 +108,8 @@ class Importer {
   std::int64_t intern(NameIds& cache, Statement& insert, std::string_view name);
   std::int64_t intern_opening(const std::string& name, const std::string& variation);
   RosterRow roster_row(const game::GameRecord& rec, const RosterTags& roster);
+  [[nodiscard]] RosterRow key_roster(RosterRow r, std::string_view movetext_result) const;
+  void flush_index();
   void commit_batch();
   void begin();
 
@@ -122,6 +124,9 @@ class Importer {
   struct Statements;
   std::unique_ptr<Statements> st_;
   PositionIndexWriter index_;
+  struct {
+    std::int64_t first = 0, last = 0;  // 0: none yet
+  } unindexed_;                        // this batch's games, without position index
 };
 
 // Reads games back; `where` is an SQL condition on the game table (alias g) whose ?
@@ -132,7 +137,11 @@ struct GameQuery {
   std::string order = "g.id";
   std::int64_t limit = -1, offset = 0;
 };
-void for_each_game(Connection& db, const GameQuery& q, const std::function<bool(game::GameRecord&)>& f);
+// A game that does not decode is an error (DbError "game N is damaged (why)"), or, when
+// `damaged` is given, is handed to it with why and skipped.
+using OnDamaged = std::function<void(std::int64_t id, const std::string& why)>;
+void for_each_game(Connection& db, const GameQuery& q, const std::function<bool(game::GameRecord&)>& f,
+                   const OnDamaged& damaged = nullptr);
 // One game by id, decoded; false if there is none.
 bool load_game(Connection& db, std::int64_t id, game::GameRecord& rec);
 
