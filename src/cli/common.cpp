@@ -1,8 +1,14 @@
 #include "cli/common.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <climits>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 
@@ -48,24 +54,24 @@ game::PipelineOptions pipeline_options(const InputOptions& o) {
 
 std::string players(const game::GameRecord& rec) {
   std::string_view w = rec.tag("White"), b = rec.tag("Black");
-  return std::string(w.empty() ? "?" : w) + " – " + std::string(b.empty() ? "?" : b);
+  return (w.empty() ? "?" : shown(w)) + " – " + (b.empty() ? "?" : shown(b));
 }
 
 std::string format_diagnostic(const std::string& file, const game::GameRecord& rec, const game::Diagnostic& d) {
-  std::string s = file + ":" + std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column) + ": ";
+  std::string s = shown(file) + ":" + std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column) + ": ";
   s += d.error ? "error: " : "warning: ";
   s += "game " + std::to_string(rec.index) + " (" + players(rec) + ")";
-  if (!d.move.empty()) s += ", move " + d.move;
-  s += ": " + d.message;
+  if (!d.move.empty()) s += ", move " + shown(d.move);
+  s += ": " + shown(d.message);
   return s;
 }
 
 std::string format_input_error(const std::string& file, const pgn::SyntaxError& e) {
-  std::string s = file;
+  std::string s = shown(file);
   if (e.pos.line) s += ":" + std::to_string(e.pos.line) + ":" + std::to_string(e.pos.column);
   s += ": error: ";
   if (e.game_index) s += "game " + std::to_string(e.game_index) + ": ";
-  return s + e.message;
+  return s + shown(e.message);
 }
 
 bool report_input(const game::InputReport& in, std::ostream* out) {
@@ -89,8 +95,14 @@ std::string caret_excerpt(const game::GameRecord& rec, const game::Diagnostic& d
   std::size_t end = rec.raw.find_first_of("\r\n", at);
   std::string line = rec.raw.substr(at, end == std::string::npos ? std::string::npos : end - at);
   if (line.size() > 200) line = line.substr(0, 200) + "…";
-  std::string caret(d.pos.column > 0 ? d.pos.column - 1 : 0, ' ');
-  return "    " + line + "\n    " + caret + "^";
+  // Columns count code points; the caret goes under the escaped line.
+  auto is_lead = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
+  std::size_t at_col = 0;
+  for (std::uint32_t n = 1; at_col < line.size() && n < d.pos.column;)
+    if (is_lead(line[++at_col])) ++n;
+  std::string before = shown(std::string_view(line).substr(0, at_col));
+  std::string caret(std::size_t(std::count_if(before.begin(), before.end(), is_lead)), ' ');
+  return "    " + shown(line) + "\n    " + caret + "^";
 }
 
 void append_json_string(std::string& out, std::string_view s) {
@@ -146,16 +158,182 @@ void Progress::finish() {
 
 namespace qipu::cli {
 
-bool Output::open(const std::string& path, const char* command) {
-  if (path.empty() || path == "-") return true;
-  file_.open(path, std::ios::binary);
-  if (file_) return true;
-  std::cerr << "qipu " << command << ": cannot write " << path << "\n";
-  set_exit_code(2);
-  return false;
+std::optional<FileId> regular_file_id(const std::string& path) {
+  struct stat st {};
+  int r = path == "-" ? fstat(STDIN_FILENO, &st) : stat(path.c_str(), &st);
+  if (r != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return FileId{std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)};
 }
 
-std::ostream& Output::stream() { return file_.is_open() ? static_cast<std::ostream&>(file_) : std::cout; }
+std::string shown(std::string_view s) {
+  auto control = [&](std::size_t i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    bool c1 = c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) < 0xA0 &&
+              static_cast<unsigned char>(s[i + 1]) >= 0x80;  // U+0080–U+009F in UTF-8
+    return c < 0x20 || c == 0x7F ? 1 : c1 ? 2 : 0;
+  };
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    int n = control(i);
+    if (n == 0) {
+      out += s[i];
+      continue;
+    }
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\x%02x", n == 2 ? static_cast<unsigned char>(s[++i]) : static_cast<unsigned char>(s[i]));
+    out += buf;
+  }
+  return out;
+}
+
+void CheckedBuffer::attach(int fd) {
+  fd_ = fd;
+  error_ = 0;
+  setp(buf_.data(), buf_.data() + buf_.size());
+}
+
+bool CheckedBuffer::write_all(const char* p, std::size_t n) {
+  while (n > 0 && error_ == 0) {
+    ssize_t w = ::write(fd_, p, n);
+    if (w > 0) {
+      p += w;
+      n -= std::size_t(w);
+    } else if (w < 0 && errno != EINTR) {
+      error_ = errno;
+    }
+  }
+  return error_ == 0;
+}
+
+// Writes out what the buffer holds; after an error it is dropped.
+bool CheckedBuffer::drain() {
+  bool ok = write_all(pbase(), std::size_t(pptr() - pbase()));
+  setp(buf_.data(), buf_.data() + buf_.size());
+  return ok;
+}
+
+CheckedBuffer::int_type CheckedBuffer::overflow(int_type c) {
+  if (!drain()) return traits_type::eof();
+  if (!traits_type::eq_int_type(c, traits_type::eof())) {
+    *pptr() = traits_type::to_char_type(c);
+    pbump(1);
+  }
+  return traits_type::not_eof(c);
+}
+
+std::streamsize CheckedBuffer::xsputn(const char* s, std::streamsize n) {
+  if (n > epptr() - pptr()) {
+    if (!drain()) return 0;
+    if (n >= epptr() - pptr()) return write_all(s, std::size_t(n)) ? n : 0;  // large blocks go straight out
+  }
+  std::memcpy(pptr(), s, std::size_t(n));
+  pbump(int(n));
+  return n;
+}
+
+int CheckedBuffer::sync() { return drain() ? 0 : -1; }
+
+void Output::fail(const std::string& why) {
+  std::cerr << "qipu " << command_ << ": " << why << "\n";
+  set_exit_code(2);
+}
+
+// Why the target may not be written: it is an input or the database (only a regular
+// file can be; two commands on /dev/null are no conflict). Empty when it may.
+std::string Output::refusal(const std::optional<FileId>& target, const std::vector<std::string>& inputs,
+                            const std::string& database) const {
+  if (!target) return {};
+  if (!database.empty() && regular_file_id(database) == target) return "it is the database";
+  for (const auto& in : inputs)
+    if (regular_file_id(in) == target) return "it is also an input" + (in == name_ ? std::string() : " (" + in + ")");
+  return {};
+}
+
+bool Output::open(const std::string& path, const std::vector<std::string>& inputs, const std::string& database) {
+  bool to_stdout = path.empty() || path == "-";
+  name_ = to_stdout ? "standard output" : path;
+  std::optional<FileId> target;
+  if (struct stat st {}; to_stdout ? fstat(STDOUT_FILENO, &st) == 0 : stat(path.c_str(), &st) == 0)
+    if (S_ISREG(st.st_mode)) target = FileId{std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)};
+  if (auto why = refusal(target, inputs, database); !why.empty()) {
+    fail("refusing to write " + name_ + ": " + why);
+    return false;
+  }
+  if (to_stdout) {
+    buffer_.attach(STDOUT_FILENO);
+    if (isatty(STDOUT_FILENO)) stream_.setf(std::ios::unitbuf);  // lines appear as they are made
+    return true;
+  }
+  if (!open_file()) {
+    fail("cannot write " + name_ + ": " + std::strerror(errno));
+    return false;
+  }
+  buffer_.attach(fd_);
+  return true;
+}
+
+// The temporary file beside the target (through symlinks, so that the link stays a
+// link), with the target's permissions or, for a new file, those open() would give;
+// a device or FIFO is opened as it is. False with errno set.
+bool Output::open_file() {
+  char buf[PATH_MAX];
+  real_ = realpath(name_.c_str(), buf) ? buf : name_;
+  struct stat st {};
+  bool exists = stat(real_.c_str(), &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) {
+    fd_ = ::open(real_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    return fd_ >= 0;
+  }
+  auto slash = real_.rfind('/');
+  std::string dir = slash == std::string::npos ? "" : real_.substr(0, slash + 1);
+  temp_ = dir + "." + real_.substr(slash == std::string::npos ? 0 : slash + 1) + ".qipu-XXXXXX";
+  fd_ = mkostemp(temp_.data(), O_CLOEXEC);
+  if (fd_ < 0) {
+    temp_.clear();
+    return false;
+  }
+  mode_t mask = umask(0);
+  umask(mask);
+  // Only root may give the file back to another owner; elsewhere it becomes ours, as a new file would.
+  if (exists && fchown(fd_, st.st_uid, st.st_gid) != 0 && errno != EPERM) return false;
+  fchmod(fd_, exists ? st.st_mode & 0777 : 0666 & ~mask);
+  return true;
+}
+
+bool Output::finish() {
+  if (finished_) return true;
+  finished_ = true;
+  stream_.flush();
+  int err = buffer_.error();
+  if (fd_ >= 0) {
+    if (err == 0 && !temp_.empty() && fsync(fd_) != 0) err = errno;  // a delayed I/O error shows here
+    if (close(fd_) != 0 && err == 0) err = errno;
+    fd_ = -1;
+  }
+  bool ok = err == 0 || err == EPIPE;  // a closed pipe: the reader has all it wanted
+  if (!ok) fail("cannot write " + name_ + ": " + std::strerror(err));
+  if (!temp_.empty() && ok && exit_code() < 2) {
+    if (std::rename(temp_.c_str(), real_.c_str()) == 0) {
+      temp_.clear();
+    } else {
+      ok = false;
+      fail("cannot write " + name_ + ": " + std::strerror(errno));
+    }
+  }
+  if (!temp_.empty()) unlink(temp_.c_str());
+  temp_.clear();
+  return ok;
+}
+
+// An unfinished output (an exception is on its way): what went to standard output
+// stays there, a temporary file goes.
+Output::~Output() {
+  if (finished_) return;
+  stream_.flush();
+  if (fd_ >= 0) close(fd_);
+  if (!temp_.empty()) unlink(temp_.c_str());
+}
 
 void add_style_options(CLI::App& cmd, StyleOptions& o) {
   cmd.add_option("--style", o.style, "spaced (马 f3, the Chinese sources' style and the zh default) or compact (马f3)")

@@ -20,8 +20,8 @@ struct ExportOptions {
 
 void run_export(const ExportOptions& o) {
   std::string path = db::database_path(o.db);
-  Output output;
-  if (!output.open(o.output, "export")) return;
+  Output output("export");
+  if (!output.open(o.output, {}, path)) return;
   std::ostream& out = output.stream();
   game::WriterOptions w = writer_options(*find_notation(o.to), o.style);
   auto conn = db::open_database(path, db::Connection::Mode::ReadOnly);
@@ -29,6 +29,7 @@ void run_export(const ExportOptions& o) {
     out << game::write_pgn(rec, w);
     return bool(out);
   });
+  output.finish();
 }
 
 }  // namespace
