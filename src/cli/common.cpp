@@ -187,8 +187,9 @@ std::string shown(std::string_view s) {
   return out;
 }
 
-void CheckedBuffer::attach(int fd) {
+void CheckedBuffer::attach(int fd, bool line_buffered) {
   fd_ = fd;
+  line_buffered_ = line_buffered;
   error_ = 0;
   setp(buf_.data(), buf_.data() + buf_.size());
 }
@@ -218,6 +219,7 @@ CheckedBuffer::int_type CheckedBuffer::overflow(int_type c) {
   if (!traits_type::eq_int_type(c, traits_type::eof())) {
     *pptr() = traits_type::to_char_type(c);
     pbump(1);
+    if (line_buffered_ && c == '\n' && !drain()) return traits_type::eof();
   }
   return traits_type::not_eof(c);
 }
@@ -229,6 +231,7 @@ std::streamsize CheckedBuffer::xsputn(const char* s, std::streamsize n) {
   }
   std::memcpy(pptr(), s, std::size_t(n));
   pbump(int(n));
+  if (line_buffered_ && std::memchr(s, '\n', std::size_t(n)) && !drain()) return 0;
   return n;
 }
 
@@ -261,15 +264,14 @@ bool Output::open(const std::string& path, const std::vector<std::string>& input
     return false;
   }
   if (to_stdout) {
-    buffer_.attach(STDOUT_FILENO);
-    if (isatty(STDOUT_FILENO)) stream_.setf(std::ios::unitbuf);  // lines appear as they are made
+    buffer_.attach(STDOUT_FILENO, isatty(STDOUT_FILENO));
     return true;
   }
   if (!open_file()) {
     fail("cannot write " + name_ + ": " + std::strerror(errno));
     return false;
   }
-  buffer_.attach(fd_);
+  buffer_.attach(fd_, false);
   return true;
 }
 

@@ -68,7 +68,8 @@ std::string shown(std::string_view s);
 class CheckedBuffer : public std::streambuf {
  public:
   CheckedBuffer() : buf_(std::size_t(1) << 16) {}
-  void attach(int fd);
+  // Writes go to fd; a terminal gets each line as it ends, like std::cout.
+  void attach(int fd, bool line_buffered);
   int error() const { return error_; }
 
  protected:
@@ -80,6 +81,7 @@ class CheckedBuffer : public std::streambuf {
   bool drain();
   bool write_all(const char* p, std::size_t n);
   int fd_ = -1, error_ = 0;
+  bool line_buffered_ = false;
   std::vector<char> buf_;
 };
 
