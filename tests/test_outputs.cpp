@@ -4,7 +4,11 @@
 // neutralised in CSV. Each case runs the qipu program on files made here.
 #include <catch2/catch.hpp>
 
+#include <sys/mount.h>
 #include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "cli_util.hpp"
 
@@ -168,6 +172,37 @@ TEST_CASE("outputs: every write is checked, to the end (/dev/full)", "[outputs]"
     CHECK(r.code == 2);
     CHECK(contains(r.err, "qipu " + command + ": cannot write " + (c.target.empty() ? "standard output" : c.target) +
                               ": No space left on device\n"));
+  }
+}
+
+TEST_CASE("outputs: a full disk fails the write and leaves the old file", "[outputs]") {
+  Fixture f;
+  const std::string big = f.path("big.pgn"), big_db = f.path("big.db");
+  {
+    std::ofstream out(big, std::ios::binary);
+    for (int i = 0; i < 4000; ++i) out << slurp(data("opera.pgn")) << "\n";  // 2 MB of PGN
+  }
+  REQUIRE(run_qipu("import --allow-duplicates --db " + q(big_db) + " " + q(big)).code == 0);
+  fs::path mnt = f.dir / "tmpfs";
+  fs::create_directories(mnt);
+  // A 1 MB file system; mounting needs root (as in CI).
+  if (mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=1m") != 0) {
+    WARN("full-disk test skipped: cannot mount a tmpfs here (" << std::strerror(errno) << ")");
+    return;
+  }
+  struct Unmount {
+    fs::path p;
+    ~Unmount() { umount2(p.c_str(), MNT_DETACH); }
+  } unmount{mnt};
+  const std::string keep = (mnt / "keep.pgn").string();
+  std::ofstream(keep) << "keep me\n";
+  for (const std::string& cmd : {"convert --to en " + q(big) + " -o " + q(keep), "export --db " + q(big_db) + " -o " + q(keep)}) {
+    INFO(cmd);
+    Run r = run_qipu(cmd);
+    CHECK(r.code == 2);
+    CHECK(contains(r.err, ": cannot write " + keep + ": No space left on device\n"));
+    CHECK(slurp(keep) == "keep me\n");
+    CHECK(std::distance(fs::directory_iterator(mnt), fs::directory_iterator()) == 1);  // the temporary file is gone
   }
 }
 
