@@ -101,20 +101,31 @@ TEST_CASE("outputs: a failing command leaves the old file as it was", "[outputs]
   CHECK(f.leftovers().empty());
 }
 
-TEST_CASE("outputs: a killed run leaves the old file as it was", "[outputs]") {
+// Runs convert from a standard input that stays open, -o `target`, and sends it `signal`
+// once its temporary file exists (today's code has emptied the target by then).
+void interrupt_convert(const Fixture& f, const std::string& target, const char* signal) {
+  shell("(cat " + q(data("opera.pgn")) + "; sleep 20) | \"" QIPU_BINARY "\" convert --to en - -o " + q(target) +
+        " >/dev/null 2>&1 & pid=$!; for i in $(seq 100); do ls -a " + q(f.dir.string()) +
+        " | grep -q 'qipu-' && break; sleep 0.05; done; kill -" + signal + " $pid; wait $pid");
+}
+
+TEST_CASE("outputs: a killed or interrupted run leaves the old file as it was", "[outputs]") {
   Fixture f;
   const std::string keep = f.path("keep.txt");
   std::ofstream(keep) << "keep me\n";
-  // convert reads a game, then waits on standard input; it is killed once its temporary
-  // file exists (today's code has emptied keep.txt by then).
-  std::string script = "(cat " + q(data("opera.pgn")) + "; sleep 20) | \"" QIPU_BINARY "\" convert --to en - -o " + q(keep) +
-                       " >/dev/null 2>&1 & pid=$!; for i in $(seq 100); do ls -a " + q(f.dir.string()) +
-                       " | grep -q 'qipu-' && break; sleep 0.05; done; kill -9 $pid";
-  shell(script);
+  interrupt_convert(f, keep, "KILL");
   CHECK(slurp(keep) == "keep me\n");
   auto left = f.leftovers();
   REQUIRE(left.size() == 1);  // recognisable as ours, beside the target
   CHECK(left[0].rfind(".keep.txt.qipu-", 0) == 0);
+  fs::remove(f.dir / left[0]);
+  // A polite kill or a hang-up (SIGINT, Ctrl-C, takes the same path; sh ignores it in
+  // background jobs): the temporary file goes too.
+  for (const char* signal : {"TERM", "HUP"}) {
+    interrupt_convert(f, keep, signal);
+    CHECK(slurp(keep) == "keep me\n");
+    CHECK(f.leftovers().empty());
+  }
 }
 
 TEST_CASE("outputs: a successful run replaces the file, through a symlink, keeping its permissions", "[outputs]") {

@@ -4,7 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -158,11 +160,55 @@ void Progress::finish() {
 
 namespace qipu::cli {
 
+namespace {
+
+std::optional<FileId> regular_file_id(int stat_result, const struct stat& st) {
+  if (stat_result != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return FileId{std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)};
+}
+
+// Temporary files to remove when SIGINT, SIGTERM or SIGHUP ends the program, so that an
+// interrupted run leaves the old file and nothing beside it. Fixed slots: a signal
+// handler may not allocate.
+constexpr int TempSlots = 4;
+char g_temp_paths[TempSlots][PATH_MAX];
+std::atomic<bool> g_temp_used[TempSlots];
+
+extern "C" void remove_temp_files(int sig) {
+  for (int i = 0; i < TempSlots; ++i)
+    if (g_temp_used[i]) unlink(g_temp_paths[i]);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+// The slot now holding `path`, or -1 (too long, or all taken: the file may then stay).
+int watch_temp_file(const std::string& path) {
+  static bool handlers = false;
+  if (!handlers) {
+    handlers = true;
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction old {};
+      sigaction(sig, nullptr, &old);
+      if (old.sa_handler == SIG_IGN) continue;  // nohup: stay deaf to it
+      struct sigaction sa {};
+      sa.sa_handler = remove_temp_files;
+      sigaction(sig, &sa, nullptr);
+    }
+  }
+  for (int i = 0; i < TempSlots; ++i)
+    if (!g_temp_used[i] && path.size() < PATH_MAX) {
+      std::memcpy(g_temp_paths[i], path.c_str(), path.size() + 1);
+      g_temp_used[i] = true;
+      return i;
+    }
+  return -1;
+}
+
+}  // namespace
+
 std::optional<FileId> regular_file_id(const std::string& path) {
   struct stat st {};
-  int r = path == "-" ? fstat(STDIN_FILENO, &st) : stat(path.c_str(), &st);
-  if (r != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-  return FileId{std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)};
+  return regular_file_id(path == "-" ? fstat(STDIN_FILENO, &st) : stat(path.c_str(), &st), st);
 }
 
 std::string shown(std::string_view s) {
@@ -256,9 +302,8 @@ std::string Output::refusal(const std::optional<FileId>& target, const std::vect
 bool Output::open(const std::string& path, const std::vector<std::string>& inputs, const std::string& database) {
   bool to_stdout = path.empty() || path == "-";
   name_ = to_stdout ? "standard output" : path;
-  std::optional<FileId> target;
-  if (struct stat st {}; to_stdout ? fstat(STDOUT_FILENO, &st) == 0 : stat(path.c_str(), &st) == 0)
-    if (S_ISREG(st.st_mode)) target = FileId{std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)};
+  struct stat st {};
+  auto target = regular_file_id(to_stdout ? fstat(STDOUT_FILENO, &st) : stat(path.c_str(), &st), st);
   if (auto why = refusal(target, inputs, database); !why.empty()) {
     fail("refusing to write " + name_ + ": " + why);
     return false;
@@ -299,7 +344,8 @@ bool Output::open_file() {
   umask(mask);
   // Only root may give the file back to another owner; elsewhere it becomes ours, as a new file would.
   if (exists && fchown(fd_, st.st_uid, st.st_gid) != 0 && errno != EPERM) return false;
-  fchmod(fd_, exists ? st.st_mode & 0777 : 0666 & ~mask);
+  if (fchmod(fd_, exists ? st.st_mode & 0777 : 0666 & ~mask) != 0) return false;
+  temp_slot_ = watch_temp_file(temp_);
   return true;
 }
 
@@ -323,9 +369,15 @@ bool Output::finish() {
       fail("cannot write " + name_ + ": " + std::strerror(errno));
     }
   }
+  drop_temp();
+  return ok;
+}
+
+void Output::drop_temp() {
   if (!temp_.empty()) unlink(temp_.c_str());
   temp_.clear();
-  return ok;
+  if (temp_slot_ >= 0) g_temp_used[temp_slot_] = false;  // after the unlink or rename: no moment unwatched
+  temp_slot_ = -1;
 }
 
 // An unfinished output (an exception is on its way): what went to standard output
@@ -334,7 +386,7 @@ Output::~Output() {
   if (finished_) return;
   stream_.flush();
   if (fd_ >= 0) close(fd_);
-  if (!temp_.empty()) unlink(temp_.c_str());
+  drop_temp();
 }
 
 void add_style_options(CLI::App& cmd, StyleOptions& o) {
