@@ -1,5 +1,6 @@
-// Pieces shared by the subcommands that read PGN: input options, diagnostics lines,
-// progress on a terminal, JSON string escaping.
+// Pieces shared by the subcommands: input options, diagnostics lines, progress on a
+// terminal, JSON string escaping, text made safe for a terminal, and Output, through
+// which every command writes.
 #pragma once
 
 #include <CLI/CLI.hpp>
