@@ -249,6 +249,13 @@ TEST_CASE("import: refuses the database itself and any SQLite file", "[outputs]"
   CHECK(piped.code == 2);
   CHECK(piped.err == "qipu import: refusing to read standard input: it is an SQLite database, not PGN\n");
   CHECK(slurp(f.db) == before);
+  // A FIFO is not peeked at (what is read from it would be lost): its game imports whole.
+  const std::string fifo = f.path("fifo");
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  Run from_fifo = shell("cat " + q(data("opera.pgn")) + " > " + q(fifo) + " & " + hang_guard + "\"" QIPU_BINARY "\" import --db " +
+                        q(f.path("fifo.db")) + " " + q(fifo) + "; wait");
+  CHECK(from_fifo.code == 0);
+  CHECK(contains(from_fifo.out, "imported 1 games"));
   // A new database is not even created.
   CHECK(run_qipu("import --db " + q(f.path("new.db")) + " " + q(other)).code == 2);
   CHECK(!fs::exists(f.path("new.db")));

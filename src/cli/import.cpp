@@ -153,18 +153,17 @@ void import_files(std::ostream& out, const ImportCmdOptions& o, const std::strin
 }
 
 // True when the file (or standard input, if it is a file) starts as every SQLite
-// database does. Standard input is read in place, without moving its offset.
+// database does. Only regular files are looked at: a pipe or FIFO would lose what is
+// read. Standard input is read in place, without moving its offset.
 bool is_sqlite_file(const std::string& input) {
   static constexpr char Magic[16] = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f', 'o', 'r', 'm', 'a', 't', ' ', '3', '\0'};
+  if (!regular_file_id(input)) return false;
+  int fd = input == "-" ? STDIN_FILENO : open(input.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;  // the reader says why
+  off_t at = input == "-" ? lseek(fd, 0, SEEK_CUR) : 0;
   char head[16];
-  if (input == "-") {
-    off_t at = lseek(STDIN_FILENO, 0, SEEK_CUR);
-    return at >= 0 && pread(STDIN_FILENO, head, sizeof head, at) == ssize_t(sizeof head) && std::memcmp(head, Magic, 16) == 0;
-  }
-  int fd = open(input.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);  // a FIFO must not block here
-  if (fd < 0) return false;                                          // the reader says why
-  bool sqlite = read(fd, head, sizeof head) == ssize_t(sizeof head) && std::memcmp(head, Magic, 16) == 0;
-  close(fd);
+  bool sqlite = at >= 0 && pread(fd, head, sizeof head, at) == ssize_t(sizeof head) && std::memcmp(head, Magic, 16) == 0;
+  if (fd != STDIN_FILENO) close(fd);
   return sqlite;
 }
 
