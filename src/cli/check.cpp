@@ -51,15 +51,10 @@ std::string json_game(const std::string& file, const game::GameRecord& rec) {
 
 void run_check(const CheckOptions& o) {
   Tally t;
-  std::ofstream rejects;
-  if (!o.rejects.empty()) {
-    rejects.open(o.rejects, std::ios::binary);
-    if (!rejects) {
-      std::cerr << "qipu check: cannot write rejects to " << o.rejects << "\n";
-      set_exit_code(2);
-      return;
-    }
-  }
+  Output report("check"), rejects("check");
+  if (!report.open("", o.input.files)) return;
+  if (!o.rejects.empty() && !rejects.open(o.rejects, o.input.files)) return;
+  std::ostream& out = report.stream();
   std::string json_games, json_inputs;
   Progress progress(o.input.files);
   game::PipelineCallbacks cb;
@@ -69,21 +64,21 @@ void run_check(const CheckOptions& o) {
     bool ok = rec.valid();
     ok ? ++t.valid : ++t.invalid;
     t.warnings += rec.warning_count();
-    if (!ok && rejects.is_open()) rejects << pgn::reject_bytes(rec.raw, rec.encoding);  // an unopened stream is true
+    if (!ok && !o.rejects.empty()) rejects.stream() << pgn::reject_bytes(rec.raw, rec.encoding);
     if (o.json) {
       if (!rec.diagnostics.empty()) json_games += (json_games.empty() ? "" : ",\n") + json_game(in.path, rec);
       return;
     }
     for (const auto& d : rec.diagnostics) {
-      std::cout << format_diagnostic(in.path, rec, d) << "\n";
+      out << format_diagnostic(in.path, rec, d) << "\n";
       if (o.verbose) {
         std::string ex = caret_excerpt(rec, d);
-        if (!ex.empty()) std::cout << ex << "\n";
+        if (!ex.empty()) out << ex << "\n";
       }
     }
   };
   cb.input_done = [&](const game::InputReport& in) {
-    t.io_failed |= report_input(in, o.json ? nullptr : &std::cout);
+    t.io_failed |= report_input(in, o.json ? nullptr : &out);
     if (o.json) {
       std::string s = "{\"file\":";
       append_json_string(s, in.path);
@@ -98,9 +93,9 @@ void run_check(const CheckOptions& o) {
       }
       json_inputs += (json_inputs.empty() ? "" : ",\n") + s + "]}";
     } else if (in.opened && in.encoding != "utf-8" && !in.encoding.empty()) {
-      std::cerr << in.path << ": note: not valid UTF-8, decoded as " << in.encoding << "\n";
+      std::cerr << shown(in.path) << ": note: not valid UTF-8, decoded as " << in.encoding << "\n";
     } else if (o.verbose && in.opened) {
-      std::cerr << in.path << ": note: decoded as " << in.encoding << " (" << in.compression << ")\n";
+      std::cerr << shown(in.path) << ": note: decoded as " << in.encoding << " (" << in.compression << ")\n";
     }
   };
   cb.progress = [&](std::uint64_t bytes, std::uint64_t games) { progress.update(bytes, games); };
@@ -109,13 +104,15 @@ void run_check(const CheckOptions& o) {
   std::string summary = std::to_string(t.games) + " games, " + std::to_string(t.valid) + " valid, " +
                         std::to_string(t.invalid) + " invalid, " + std::to_string(t.warnings) + " warnings";
   if (o.json) {
-    std::cout << "{\"inputs\":[\n" << json_inputs << "\n],\"games\":[\n" << json_games << "\n],\"summary\":{\"games\":"
+    out << "{\"inputs\":[\n" << json_inputs << "\n],\"games\":[\n" << json_games << "\n],\"summary\":{\"games\":"
               << t.games << ",\"valid\":" << t.valid << ",\"invalid\":" << t.invalid << ",\"warnings\":" << t.warnings
               << "}}\n";
   } else {
-    std::cout << summary << "\n";
+    out << summary << "\n";
   }
   set_exit_code(t.io_failed ? 2 : t.invalid ? 1 : 0);
+  report.finish();
+  rejects.finish();  // last: it is put in place only if all else went well
 }
 
 }  // namespace

@@ -1,8 +1,16 @@
 #include "cli/common.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <climits>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 
@@ -53,24 +61,24 @@ game::PipelineOptions pipeline_options(const InputOptions& o) {
 
 std::string players(const game::GameRecord& rec) {
   std::string_view w = rec.tag("White"), b = rec.tag("Black");
-  return std::string(w.empty() ? "?" : w) + " – " + std::string(b.empty() ? "?" : b);
+  return (w.empty() ? "?" : shown(w)) + " – " + (b.empty() ? "?" : shown(b));
 }
 
 std::string format_diagnostic(const std::string& file, const game::GameRecord& rec, const game::Diagnostic& d) {
-  std::string s = file + ":" + std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column) + ": ";
+  std::string s = shown(file) + ":" + std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column) + ": ";
   s += d.error ? "error: " : "warning: ";
   s += "game " + std::to_string(rec.index) + " (" + players(rec) + ")";
-  if (!d.move.empty()) s += ", move " + d.move;
-  s += ": " + d.message;
+  if (!d.move.empty()) s += ", move " + shown(d.move);
+  s += ": " + shown(d.message);
   return s;
 }
 
 std::string format_input_error(const std::string& file, const pgn::SyntaxError& e) {
-  std::string s = file;
+  std::string s = shown(file);
   if (e.pos.line) s += ":" + std::to_string(e.pos.line) + ":" + std::to_string(e.pos.column);
   s += ": error: ";
   if (e.game_index) s += "game " + std::to_string(e.game_index) + ": ";
-  return s + e.message;
+  return s + shown(e.message);
 }
 
 bool report_input(const game::InputReport& in, std::ostream* out) {
@@ -94,8 +102,14 @@ std::string caret_excerpt(const game::GameRecord& rec, const game::Diagnostic& d
   std::size_t end = rec.raw.find_first_of("\r\n", at);
   std::string line = rec.raw.substr(at, end == std::string::npos ? std::string::npos : end - at);
   if (line.size() > 200) line = line.substr(0, 200) + "…";
-  std::string caret(d.pos.column > 0 ? d.pos.column - 1 : 0, ' ');
-  return "    " + line + "\n    " + caret + "^";
+  // Columns count code points; the caret goes under the escaped line.
+  auto is_lead = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
+  std::size_t at_col = 0;
+  for (std::uint32_t n = 1; at_col < line.size() && n < d.pos.column;)
+    if (is_lead(line[++at_col])) ++n;
+  std::string before = shown(std::string_view(line).substr(0, at_col));
+  std::string caret(std::size_t(std::count_if(before.begin(), before.end(), is_lead)), ' ');
+  return "    " + shown(line) + "\n    " + caret + "^";
 }
 
 void append_json_string(std::string& out, std::string_view s) {
@@ -151,16 +165,234 @@ void Progress::finish() {
 
 namespace qipu::cli {
 
-bool Output::open(const std::string& path, const char* command) {
-  if (path.empty() || path == "-") return true;
-  file_.open(path, std::ios::binary);
-  if (file_) return true;
-  std::cerr << "qipu " << command << ": cannot write " << path << "\n";
-  set_exit_code(2);
-  return false;
+namespace {
+
+std::optional<FileId> regular_file_id(int stat_result, const struct stat& st) {
+  if (stat_result != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return FileId{std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)};
 }
 
-std::ostream& Output::stream() { return file_.is_open() ? static_cast<std::ostream&>(file_) : std::cout; }
+// Temporary files to remove when SIGINT, SIGTERM or SIGHUP ends the program, so that an
+// interrupted run leaves the old file and nothing beside it. Fixed slots: a signal
+// handler may not allocate.
+constexpr int TempSlots = 4;
+char g_temp_paths[TempSlots][PATH_MAX];
+std::atomic<bool> g_temp_used[TempSlots];
+
+extern "C" void remove_temp_files(int sig) {
+  for (int i = 0; i < TempSlots; ++i)
+    if (g_temp_used[i]) unlink(g_temp_paths[i]);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+// The slot now holding `path`, or -1 (too long, or all taken: the file may then stay).
+int watch_temp_file(const std::string& path) {
+  static bool handlers = false;
+  if (!handlers) {
+    handlers = true;
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction old {};
+      sigaction(sig, nullptr, &old);
+      if (old.sa_handler == SIG_IGN) continue;  // nohup: stay deaf to it
+      struct sigaction sa {};
+      sa.sa_handler = remove_temp_files;
+      sigaction(sig, &sa, nullptr);
+    }
+  }
+  for (int i = 0; i < TempSlots; ++i)
+    if (!g_temp_used[i] && path.size() < PATH_MAX) {
+      std::memcpy(g_temp_paths[i], path.c_str(), path.size() + 1);
+      g_temp_used[i] = true;
+      return i;
+    }
+  return -1;
+}
+
+}  // namespace
+
+std::optional<FileId> regular_file_id(const std::string& path) {
+  struct stat st {};
+  return regular_file_id(path == "-" ? fstat(STDIN_FILENO, &st) : stat(path.c_str(), &st), st);
+}
+
+std::string shown(std::string_view s) {
+  auto control = [&](std::size_t i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    bool c1 = c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) < 0xA0 &&
+              static_cast<unsigned char>(s[i + 1]) >= 0x80;  // U+0080–U+009F in UTF-8
+    return c < 0x20 || c == 0x7F ? 1 : c1 ? 2 : 0;
+  };
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    int n = control(i);
+    if (n == 0) {
+      out += s[i];
+      continue;
+    }
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\x%02x", n == 2 ? static_cast<unsigned char>(s[++i]) : static_cast<unsigned char>(s[i]));
+    out += buf;
+  }
+  return out;
+}
+
+void CheckedBuffer::attach(int fd, bool line_buffered) {
+  fd_ = fd;
+  line_buffered_ = line_buffered;
+  error_ = 0;
+  setp(buf_.data(), buf_.data() + buf_.size());
+}
+
+bool CheckedBuffer::write_all(const char* p, std::size_t n) {
+  while (n > 0 && error_ == 0) {
+    ssize_t w = ::write(fd_, p, n);
+    if (w > 0) {
+      p += w;
+      n -= std::size_t(w);
+    } else if (w < 0 && errno != EINTR) {
+      error_ = errno;
+    }
+  }
+  return error_ == 0;
+}
+
+// Writes out what the buffer holds; after an error it is dropped.
+bool CheckedBuffer::drain() {
+  bool ok = write_all(pbase(), std::size_t(pptr() - pbase()));
+  setp(buf_.data(), buf_.data() + buf_.size());
+  return ok;
+}
+
+CheckedBuffer::int_type CheckedBuffer::overflow(int_type c) {
+  if (!drain()) return traits_type::eof();
+  if (!traits_type::eq_int_type(c, traits_type::eof())) {
+    *pptr() = traits_type::to_char_type(c);
+    pbump(1);
+    if (line_buffered_ && c == '\n' && !drain()) return traits_type::eof();
+  }
+  return traits_type::not_eof(c);
+}
+
+std::streamsize CheckedBuffer::xsputn(const char* s, std::streamsize n) {
+  if (n > epptr() - pptr()) {
+    if (!drain()) return 0;
+    if (n >= epptr() - pptr()) return write_all(s, std::size_t(n)) ? n : 0;  // large blocks go straight out
+  }
+  std::memcpy(pptr(), s, std::size_t(n));
+  pbump(int(n));
+  if (line_buffered_ && std::memchr(s, '\n', std::size_t(n)) && !drain()) return 0;
+  return n;
+}
+
+int CheckedBuffer::sync() { return drain() ? 0 : -1; }
+
+void Output::fail(const std::string& why) {
+  std::cerr << "qipu " << command_ << ": " << why << "\n";
+  set_exit_code(2);
+}
+
+// Why the target may not be written: it is an input or the database (only a regular
+// file can be; two commands on /dev/null are no conflict). Empty when it may.
+std::string Output::refusal(const std::optional<FileId>& target, const std::vector<std::string>& inputs,
+                            const std::string& database) const {
+  if (!target) return {};
+  if (!database.empty() && regular_file_id(database) == target) return "it is the database";
+  for (const auto& in : inputs)
+    if (regular_file_id(in) == target) return "it is also an input" + (in == name_ ? std::string() : " (" + in + ")");
+  return {};
+}
+
+bool Output::open(const std::string& path, const std::vector<std::string>& inputs, const std::string& database) {
+  bool to_stdout = path.empty() || path == "-";
+  name_ = to_stdout ? "standard output" : path;
+  struct stat st {};
+  auto target = regular_file_id(to_stdout ? fstat(STDOUT_FILENO, &st) : stat(path.c_str(), &st), st);
+  if (auto why = refusal(target, inputs, database); !why.empty()) {
+    fail("refusing to write " + name_ + ": " + why);
+    return false;
+  }
+  if (to_stdout) {
+    buffer_.attach(STDOUT_FILENO, isatty(STDOUT_FILENO));
+    return true;
+  }
+  if (!open_file()) {
+    fail("cannot write " + name_ + ": " + std::strerror(errno));
+    return false;
+  }
+  buffer_.attach(fd_, false);
+  return true;
+}
+
+// The temporary file beside the target (through symlinks, so that the link stays a
+// link), with the target's permissions or, for a new file, those open() would give;
+// a device or FIFO is opened as it is. False with errno set.
+bool Output::open_file() {
+  char buf[PATH_MAX];
+  real_ = realpath(name_.c_str(), buf) ? buf : name_;
+  struct stat st {};
+  bool exists = stat(real_.c_str(), &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) {
+    fd_ = ::open(real_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    return fd_ >= 0;
+  }
+  auto slash = real_.rfind('/');
+  std::string dir = slash == std::string::npos ? "" : real_.substr(0, slash + 1);
+  temp_ = dir + "." + real_.substr(slash == std::string::npos ? 0 : slash + 1) + ".qipu-XXXXXX";
+  fd_ = mkostemp(temp_.data(), O_CLOEXEC);
+  if (fd_ < 0) {
+    temp_.clear();
+    return false;
+  }
+  mode_t mask = umask(0);
+  umask(mask);
+  // Only root may give the file back to another owner; elsewhere it becomes ours, as a new file would.
+  if (exists && fchown(fd_, st.st_uid, st.st_gid) != 0 && errno != EPERM) return false;
+  if (fchmod(fd_, exists ? st.st_mode & 0777 : 0666 & ~mask) != 0) return false;
+  temp_slot_ = watch_temp_file(temp_);
+  return true;
+}
+
+bool Output::finish() {
+  if (finished_) return true;
+  finished_ = true;
+  stream_.flush();
+  int err = buffer_.error();
+  if (fd_ >= 0) {
+    if (err == 0 && !temp_.empty() && fsync(fd_) != 0) err = errno;  // a delayed I/O error shows here
+    if (close(fd_) != 0 && err == 0) err = errno;
+    fd_ = -1;
+  }
+  bool ok = err == 0 || err == EPIPE;  // a closed pipe: the reader has all it wanted
+  if (!ok) fail("cannot write " + name_ + ": " + std::strerror(err));
+  if (!temp_.empty() && ok && exit_code() < 2) {
+    if (std::rename(temp_.c_str(), real_.c_str()) == 0) {
+      temp_.clear();
+    } else {
+      ok = false;
+      fail("cannot write " + name_ + ": " + std::strerror(errno));
+    }
+  }
+  drop_temp();
+  return ok;
+}
+
+void Output::drop_temp() {
+  if (!temp_.empty()) unlink(temp_.c_str());
+  temp_.clear();
+  if (temp_slot_ >= 0) g_temp_used[temp_slot_] = false;  // after the unlink or rename: no moment unwatched
+  temp_slot_ = -1;
+}
+
+// An unfinished output (an exception is on its way): what went to standard output
+// stays there, a temporary file goes.
+Output::~Output() {
+  if (finished_) return;
+  stream_.flush();
+  if (fd_ >= 0) close(fd_);
+  drop_temp();
+}
 
 void add_style_options(CLI::App& cmd, StyleOptions& o) {
   cmd.add_option("--style", o.style, "spaced (马 f3, the Chinese sources' style and the zh default) or compact (马f3)")

@@ -1,12 +1,17 @@
-// Pieces shared by the subcommands that read PGN: input options, diagnostics lines,
-// progress on a terminal, JSON string escaping.
+// Pieces shared by the subcommands: input options, diagnostics lines, progress on a
+// terminal, JSON string escaping, text made safe for a terminal, and Output, through
+// which every command writes.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdint>
 #include <fstream>
+#include <optional>
+#include <ostream>
+#include <streambuf>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "qipu/game/pipeline.hpp"
@@ -45,15 +50,76 @@ std::string caret_excerpt(const game::GameRecord& rec, const game::Diagnostic& d
 
 void append_json_string(std::string& out, std::string_view s);
 
-// Where a command writes: the file named by -o, or standard output for "" and "-".
-class Output {
+// A file as the system knows it (device and inode): the same file under any name,
+// through a symlink or a hard link. Empty when `path` is no regular file; "-" is
+// standard input.
+struct FileId {
+  std::uint64_t device = 0, inode = 0;
+  bool operator==(const FileId&) const = default;
+};
+std::optional<FileId> regular_file_id(const std::string& path);
+
+// Text for a terminal or a message: control characters (C0 with tab, DEL, C1) shown as
+// \x1b, so a tag value cannot move the cursor, recolour or retitle the terminal.
+std::string shown(std::string_view s);
+
+// A stream buffer over a file descriptor that keeps the first write error (errno):
+// std::cout's state says that a write failed, never why. After an error it writes
+// nothing more, so the stream turns bad and the commands stop early.
+class CheckedBuffer : public std::streambuf {
  public:
-  // False (after a message and exit code 2) when the file cannot be written.
-  bool open(const std::string& path, const char* command);
-  std::ostream& stream();
+  CheckedBuffer() : buf_(std::size_t(1) << 16) {}
+  // Writes go to fd; a terminal gets each line as it ends, like std::cout.
+  void attach(int fd, bool line_buffered);
+  int error() const { return error_; }
+
+ protected:
+  int_type overflow(int_type c) override;
+  std::streamsize xsputn(const char* s, std::streamsize n) override;
+  int sync() override;
 
  private:
-  std::ofstream file_;
+  bool drain();
+  bool write_all(const char* p, std::size_t n);
+  int fd_ = -1, error_ = 0;
+  bool line_buffered_ = false;
+  std::vector<char> buf_;
+};
+
+// Where a command writes: standard output, or the file named by -o. A regular file is
+// written to a temporary file beside it (".NAME.qipu-XXXXXX") and renamed over it by
+// finish() only when the command succeeded (exit 0 or 1), so a failed, interrupted or
+// killed run leaves the old file as it was; a device or FIFO is written directly.
+// Every write is checked, up to the close: the first failure is reported with the file
+// and its cause, exit 2. A closed pipe (EPIPE) stays quiet.
+class Output {
+ public:
+  explicit Output(const char* command) : command_(command) {}
+  ~Output();
+  Output(const Output&) = delete;
+  Output& operator=(const Output&) = delete;
+  // Opens `path` ("" or "-": standard output). A file that is also one of `inputs` or
+  // the `database` is refused before anything is written. False after a message (exit 2).
+  bool open(const std::string& path, const std::vector<std::string>& inputs = {}, const std::string& database = {});
+  std::ostream& stream() { return stream_; }
+  // Flushes and closes; puts the file in place unless the command failed (exit 2).
+  // False after a message (exit 2) when a write failed.
+  bool finish();
+
+ private:
+  std::string refusal(const std::optional<FileId>& target, const std::vector<std::string>& inputs,
+                      const std::string& database) const;
+  bool open_file();
+  void drop_temp();  // removes the temporary file, if it is still there
+  void fail(const std::string& why);
+  const char* command_;
+  std::string name_;          // as the user wrote it, for messages
+  std::string real_, temp_;   // the file replaced (symlinks resolved) and its stand-in
+  int fd_ = -1;               // a descriptor of our own; standard output is never closed
+  int temp_slot_ = -1;        // where a signal handler finds temp_
+  bool finished_ = false;
+  CheckedBuffer buffer_;
+  std::ostream stream_{&buffer_};
 };
 
 // How moves are written, for the commands that write PGN.

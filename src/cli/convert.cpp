@@ -148,8 +148,8 @@ class BlockWriter {
 };
 
 void run_convert(const ConvertOptions& o) {
-  Output output;
-  if (!output.open(o.output, "convert")) return;
+  Output output("convert");
+  if (!output.open(o.output, o.input.files)) return;
   BlockWriter out(output.stream());
   bool any_invalid = false, io_failed = false, first_game = true;
   const Notation* notation = find_notation(o.to);
@@ -189,6 +189,8 @@ void run_convert(const ConvertOptions& o) {
   }
   game::run_pipeline(inputs, pipeline_options(o.input), cb);
   set_exit_code(io_failed ? 2 : any_invalid ? 1 : 0);
+  out.flush();
+  output.finish();
 }
 
 std::vector<std::string> target_names() {

@@ -25,7 +25,7 @@ std::vector<Key> keys_of(const game::GameRecord& rec) {
   return keys;
 }
 
-void run_eco(const EcoOptions& o) {
+void eco(std::ostream& out, const EcoOptions& o) {
   std::optional<db::EcoTable> table;
   try {
     table = db::EcoTable::load(o.eco_file);
@@ -39,7 +39,7 @@ void run_eco(const EcoOptions& o) {
     rec.output = op ? op->eco + "\t" + op->name + "\t" + op->variation : "\t\t";
   };
   cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
-    std::cout << in.path << ":" << rec.index << "\t" << players(rec) << "\t" << rec.output << "\n";
+    out << shown(in.path) << ":" << rec.index << "\t" << players(rec) << "\t" << rec.output << "\n";
     if (!rec.valid()) set_exit_code(1);
   };
   cb.input_done = [&](const game::InputReport& in) {
@@ -47,6 +47,13 @@ void run_eco(const EcoOptions& o) {
     if (!in.opened) set_exit_code(2);
   };
   game::run_pipeline(o.input.files, pipeline_options(o.input), cb);
+}
+
+void run_eco(const EcoOptions& o) {
+  Output output("eco");
+  if (!output.open("", o.input.files)) return;
+  eco(output.stream(), o);
+  output.finish();
 }
 
 }  // namespace

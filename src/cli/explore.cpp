@@ -92,27 +92,28 @@ std::string pad(std::string s, std::size_t width) {
   return s;
 }
 
-void print_table(const Position& pos, const std::optional<db::Opening>& name, const db::Exploration& ex,
+void print_table(std::ostream& out, const Position& pos, const std::optional<db::Opening>& name, const db::Exploration& ex,
                  const std::vector<TopRow>& top, const Notation& n) {
-  std::cout << "Position: " << pos.fen() << "\n";
-  if (name) std::cout << "Opening:  " << name->eco << " " << name->name << (name->variation.empty() ? "" : ", " + name->variation) << "\n";
+  out << "Position: " << pos.fen() << "\n";
+  if (name) out << "Opening:  " << shown(name->eco) << " " << shown(name->name) << (name->variation.empty() ? "" : ", " + shown(name->variation)) << "\n";
   const auto& t = ex.total;
-  std::cout << t.games << (t.games == 1 ? " game" : " games") << ": White wins " << percent(t.white_wins, t.games) << "%, draws " << percent(t.draws, t.games)
+  out << t.games << (t.games == 1 ? " game" : " games") << ": White wins " << percent(t.white_wins, t.games) << "%, draws " << percent(t.draws, t.games)
             << "%, Black wins " << percent(t.black_wins, t.games) << "%\n\n";
-  std::cout << pad("move", 10) << pad("games", 8) << pad("share", 7) << pad("white", 7) << pad("draw", 7) << pad("black", 7)
+  out << pad("move", 10) << pad("games", 8) << pad("share", 7) << pad("white", 7) << pad("draw", 7) << pad("black", 7)
             << pad("elo", 6) << "last\n";
   WriteStyle style;
   style.spaced = n.space_after_piece;
   for (const auto& m : ex.moves)
-    std::cout << pad(write_move(pos, m.move, n, style), 10) << pad(std::to_string(m.games), 8) << pad(percent(m.games, t.games), 7)
+    out << pad(write_move(pos, m.move, n, style), 10) << pad(std::to_string(m.games), 8) << pad(percent(m.games, t.games), 7)
               << pad(percent(m.white_wins, m.games), 7) << pad(percent(m.draws, m.games), 7)
               << pad(percent(m.black_wins, m.games), 7) << pad(average(m), 6) << (m.last_year ? std::to_string(m.last_year) : "")
               << "\n";
   if (top.empty()) return;
-  std::cout << "\nTop games (average Elo):\n";
+  out << "\nTop games (average Elo):\n";
   for (const auto& r : top)
-    std::cout << pad(std::to_string(r.id), 8) << pad(std::to_string(std::llround(r.elo)), 6) << pad(r.white + " – " + r.black, 44)
-              << pad(r.result, 8) << pad(r.date, 11) << r.event << "\n";
+    out << pad(std::to_string(r.id), 8) << pad(std::to_string(std::llround(r.elo)), 6)
+        << pad(shown(r.white) + " – " + shown(r.black), 44) << pad(shown(r.result), 8) << pad(shown(r.date), 11) << shown(r.event)
+        << "\n";
 }
 
 void append_field(std::string& out, std::string_view key, std::string_view value) {
@@ -129,7 +130,7 @@ std::string json_stats(const db::MoveStats& s) {
   return out;
 }
 
-void print_json(const Position& pos, const std::optional<db::Opening>& name, const db::Exploration& ex,
+void print_json(std::ostream& stream, const Position& pos, const std::optional<db::Opening>& name, const db::Exploration& ex,
                 const std::vector<TopRow>& top, const Notation& n) {
   std::string out = "{";
   append_field(out, "fen", pos.fen());
@@ -164,10 +165,10 @@ void print_json(const Position& pos, const std::optional<db::Opening>& name, con
     append_field(out, "event", top[i].event);
     out += ", \"average_elo\": " + std::to_string(std::llround(top[i].elo)) + "}";
   }
-  std::cout << out << "]}\n";
+  stream << out << "]}\n";
 }
 
-void run_explore(const ExploreOptions& o) {
+void explore(std::ostream& out, const ExploreOptions& o) {
   if (o.fen.empty() == o.moves.empty()) {
     std::cerr << "qipu explore: give --fen or --moves (one of them)\n";
     return set_exit_code(2);
@@ -185,8 +186,15 @@ void run_explore(const ExploreOptions& o) {
   auto top = top_rows(*c, ex.top_games);
   auto name = name_of(*target, o.eco_file);
   const Notation& n = *find_notation(o.notation);
-  if (o.format == "json") print_json(target->position, name, ex, top, n);
-  else print_table(target->position, name, ex, top, n);
+  if (o.format == "json") print_json(out, target->position, name, ex, top, n);
+  else print_table(out, target->position, name, ex, top, n);
+}
+
+void run_explore(const ExploreOptions& o) {
+  Output output("explore");
+  if (!output.open("")) return;
+  explore(output.stream(), o);
+  output.finish();
 }
 
 }  // namespace

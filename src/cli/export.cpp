@@ -21,8 +21,8 @@ struct ExportOptions {
 
 void run_export(const ExportOptions& o) {
   std::string path = db::database_path(o.db);
-  Output output;
-  if (!output.open(o.output, "export")) return;
+  Output output("export");
+  if (!output.open(o.output, {}, path)) return;
   std::ostream& out = output.stream();
   game::WriterOptions w = writer_options(*find_notation(o.to), o.style);
   auto conn = db::open_database(path, db::Connection::Mode::ReadOnly);
@@ -39,6 +39,7 @@ void run_export(const ExportOptions& o) {
         return bool(out);
       },
       skip);
+  output.finish();
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <iostream>
 #include <map>
@@ -50,14 +51,14 @@ std::string error_text(const game::GameRecord& rec) {
   return s;
 }
 
-void print_summary(const db::ImportStats& st, const std::map<std::string, std::uint64_t>& reasons, double secs,
+void print_summary(std::ostream& out, const db::ImportStats& st, const std::map<std::string, std::uint64_t>& reasons, double secs,
                    std::uint64_t bytes, const std::string& path) {
   std::uint64_t games = st.imported + st.duplicates + st.rejected;
-  std::cout << "imported " << st.imported << " games into " << path << "; " << st.duplicates
+  out << "imported " << st.imported << " games into " << shown(path) << "; " << st.duplicates
             << " duplicates skipped; " << st.rejected << " rejected\n";
-  for (const auto& [reason, n] : reasons) std::cout << "  rejected for " << reason << ": " << n << "\n";
-  std::cout.precision(3);
-  std::cout << games << " games in " << secs << " s (" << std::uint64_t(games / std::max(secs, 1e-9)) << " games/s, "
+  for (const auto& [reason, n] : reasons) out << "  rejected for " << shown(reason) << ": " << n << "\n";
+  out.precision(3);
+  out << games << " games in " << secs << " s (" << std::uint64_t(games / std::max(secs, 1e-9)) << " games/s, "
             << bytes / 1e6 / std::max(secs, 1e-9) << " MB/s)\n";
 }
 
@@ -96,7 +97,7 @@ class ImportLock {
   int fd_;
 };
 
-void import_files(const ImportCmdOptions& o, const std::string& path) {
+void import_files(std::ostream& out, const ImportCmdOptions& o, const std::string& path) {
   auto start = std::chrono::steady_clock::now();
   auto conn = db::open_database(path, db::Connection::Mode::ReadWrite);
   db::ImportOptions io;
@@ -144,18 +145,54 @@ void import_files(const ImportCmdOptions& o, const std::string& path) {
   progress.finish();
   importer.finish();
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  print_summary(importer.stats(), reasons, secs, bytes, path);
+  print_summary(out, importer.stats(), reasons, secs, bytes, path);
   if (importer.stats().imported > 0 && isatty(STDOUT_FILENO))
-    std::cout << "next: qipu search --db " << path << " --player Morphy   |   qipu explore --db " << path
+    out << "next: qipu search --db " << path << " --player Morphy   |   qipu explore --db " << path
               << " --moves \"1.e4 e5\"\n      qipu export --db " << path << " --to zh   |   qipu stats --db " << path << "\n";
   set_exit_code(io_failed ? 2 : importer.stats().rejected ? 1 : 0);
 }
 
+// True when the file (or standard input, if it is a file) starts as every SQLite
+// database does. Only regular files are looked at: a pipe or FIFO would lose what is
+// read. Standard input is read in place, without moving its offset.
+bool is_sqlite_file(const std::string& input) {
+  static constexpr char Magic[16] = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f', 'o', 'r', 'm', 'a', 't', ' ', '3', '\0'};
+  if (!regular_file_id(input)) return false;
+  int fd = input == "-" ? STDIN_FILENO : open(input.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;  // the reader says why
+  off_t at = input == "-" ? lseek(fd, 0, SEEK_CUR) : 0;
+  char head[16];
+  bool sqlite = at >= 0 && pread(fd, head, sizeof head, at) == ssize_t(sizeof head) && std::memcmp(head, Magic, 16) == 0;
+  if (fd != STDIN_FILENO) close(fd);
+  return sqlite;
+}
+
+// An input that is the database or any SQLite file is refused, the whole command with
+// it, before the database is touched: read as PGN, the database would be rejected game
+// by game into itself, growing as it is read.
+bool refuse_databases(const std::vector<std::string>& inputs, const std::string& db) {
+  auto db_id = regular_file_id(db);
+  for (const auto& in : inputs) {
+    std::string why = db_id && regular_file_id(in) == db_id ? "it is the database"
+                      : is_sqlite_file(in)                  ? "it is an SQLite database, not PGN"
+                                                            : "";
+    if (why.empty()) continue;
+    std::cerr << "qipu import: refusing to read " << shown(in == "-" ? "standard input" : in) << ": " << why << "\n";
+    set_exit_code(2);
+    return true;
+  }
+  return false;
+}
+
 void run_import(const ImportCmdOptions& o) {
   std::string path = db::database_path(o.db);
+  if (refuse_databases(o.input.files, path)) return;
+  Output output("import");
+  if (!output.open("", o.input.files, path)) return;
   ImportLock lock(path);
   try {
-    import_files(o, path);
+    import_files(output.stream(), o, path);
+    output.finish();
   } catch (const db::DbError& e) {
     // SQLite's own messages ("database or disk is full") do not say which file.
     std::string what = e.what();

@@ -19,8 +19,8 @@ struct RejectsOptions {
 
 void run_rejects(const RejectsOptions& o) {
   std::string path = db::database_path(o.db);
-  Output output;
-  if (!output.open(o.output, "rejects")) return;
+  Output output("rejects");
+  if (!output.open(o.output, {}, path)) return;
   std::ostream& out = output.stream();
   auto conn = db::open_database(path, db::Connection::Mode::ReadOnly);
   const char* encoding = db::reject_encoding_column(*conn) ? "r.encoding" : "NULL";
@@ -33,16 +33,18 @@ void run_rejects(const RejectsOptions& o) {
       out << pgn::reject_bytes(st.text(6), st.text(8));  // the input's bytes and line ends
       continue;
     }
-    out << "reject " << st.int64(0) << ": " << st.text(1) << " (byte " << st.int64(2) << "), game " << st.int64(3)
-        << " (" << (st.text(4).empty() ? "?" : st.text(4)) << " – " << (st.text(5).empty() ? "?" : st.text(5)) << ")\n";
+    out << "reject " << st.int64(0) << ": " << shown(st.text(1)) << " (byte " << st.int64(2) << "), game " << st.int64(3)
+        << " (" << (st.text(4).empty() ? "?" : shown(st.text(4))) << " – " << (st.text(5).empty() ? "?" : shown(st.text(5)))
+        << ")\n";
     std::string errors(st.text(7));
     for (std::size_t at = 0; at < errors.size();) {
       std::size_t nl = errors.find('\n', at);
-      out << "    " << errors.substr(at, nl - at) << "\n";
+      out << "    " << shown(errors.substr(at, nl - at)) << "\n";
       at = nl == std::string::npos ? errors.size() : nl + 1;
     }
   }
   if (!o.pgn) out << n << " rejected games\n";
+  output.finish();
 }
 
 }  // namespace

@@ -90,21 +90,34 @@ std::vector<std::string> move_texts(const game::GameRecord& rec, const Notation&
   return out;
 }
 
-void print_table_header() {
-  std::cout << fit("id", 7) << fit("white", 24) << fit("black", 24) << fit("result", 7) << fit("date", 10)
+void print_table_header(std::ostream& out) {
+  out << fit("id", 7) << fit("white", 24) << fit("black", 24) << fit("result", 7) << fit("date", 10)
             << fit("event", 28) << fit("ECO", 3) << "plies\n";
 }
 
-void print_table_row(const game::GameRecord& rec, const Extra& x) {
-  std::cout << fit(std::to_string(rec.index), 7) << fit(rec.tag("White"), 24) << fit(rec.tag("Black"), 24)
-            << fit(rec.tag("Result"), 7) << fit(rec.tag("Date"), 10) << fit(rec.tag("Event"), 28) << fit(x.eco, 3)
-            << rec.plies() << "\n";
+void print_table_row(std::ostream& out, const game::GameRecord& rec, const Extra& x) {
+  out << fit(std::to_string(rec.index), 7) << fit(shown(rec.tag("White")), 24) << fit(shown(rec.tag("Black")), 24)
+      << fit(shown(rec.tag("Result")), 7) << fit(shown(rec.tag("Date")), 10) << fit(shown(rec.tag("Event")), 28)
+      << fit(shown(x.eco), 3) << rec.plies() << "\n";
 }
 
+// A number ("-1", "+3", "2.5") is data to a spreadsheet, not a formula.
+bool is_number(std::string_view s) {
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+  auto dot = s.find('.');
+  auto digits = [](std::string_view d) { return !d.empty() && d.find_first_not_of("0123456789") == std::string_view::npos; };
+  return dot == std::string_view::npos ? digits(s) : digits(s.substr(0, dot)) && digits(s.substr(dot + 1));
+}
+
+// A CSV cell; text that a spreadsheet would run as a formula (=, +, -, @, tab or CR
+// first) gets a leading ' as OWASP advises, so "=HYPERLINK(…)" in a name stays text.
 std::string csv_field(std::string_view s) {
-  if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
+  std::string cell;
+  if (!s.empty() && std::string_view("=+-@\t\r").find(s[0]) != std::string_view::npos && !is_number(s)) cell = "'";
+  cell += s;
+  if (cell.find_first_of(",\"\n\r") == std::string::npos) return cell;
   std::string out = "\"";
-  for (char c : s) {
+  for (char c : cell) {
     if (c == '"') out += '"';
     out += c;
   }
@@ -113,7 +126,7 @@ std::string csv_field(std::string_view s) {
 
 constexpr const char* CsvHeader = "id,white,black,result,date,event,site,round,white_elo,black_elo,eco,opening,variation,plies,moves\n";
 
-void print_csv_row(const game::GameRecord& rec, const Extra& x, const Notation& n) {
+void print_csv_row(std::ostream& out, const game::GameRecord& rec, const Extra& x, const Notation& n) {
   std::string moves;
   for (const auto& m : move_texts(rec, n)) moves += (moves.empty() ? "" : " ") + m;
   std::string line = std::to_string(rec.index);
@@ -122,10 +135,10 @@ void print_csv_row(const game::GameRecord& rec, const Extra& x, const Notation& 
     line += "," + csv_field(v);
   for (const std::string& v : {x.eco, x.opening, x.variation}) line += "," + csv_field(v);
   line += "," + std::to_string(rec.plies()) + "," + csv_field(moves) + "\n";
-  std::cout << line;
+  out << line;
 }
 
-void print_json_row(const game::GameRecord& rec, const Extra& x, const Notation& n, bool first) {
+void print_json_row(std::ostream& stream, const game::GameRecord& rec, const Extra& x, const Notation& n, bool first) {
   std::string out = first ? "  {" : ",\n  {";
   out += "\"id\": " + std::to_string(rec.index);
   auto field = [&](std::string_view key, std::string_view value) {
@@ -146,7 +159,7 @@ void print_json_row(const game::GameRecord& rec, const Extra& x, const Notation&
     append_json_string(out, m);
     first_move = false;
   }
-  std::cout << out << "]}";
+  stream << out << "]}";
 }
 
 // The same games with sorting and paging done on ids alone, in a subquery: only the rows
@@ -163,27 +176,27 @@ db::GameQuery paged(const db::GameQuery& q) {
 }
 
 // Prints the games of the query in the chosen format.
-void print_games(db::Connection& c, const db::GameQuery& query, const SearchOptions& o) {
+void print_games(std::ostream& out, db::Connection& c, const db::GameQuery& query, const SearchOptions& o) {
   db::GameQuery q = paged(query);
   const Notation& n = *find_notation(o.notation);
   game::WriterOptions w;
   w.notation = &n;
   w.style.spaced = n.space_after_piece;
   ExtraReader extra(c);
-  if (o.format == "table") print_table_header();
-  if (o.format == "csv") std::cout << CsvHeader;
-  if (o.format == "json") std::cout << "[\n";
+  if (o.format == "table") print_table_header(out);
+  if (o.format == "csv") out << CsvHeader;
+  if (o.format == "json") out << "[\n";
   bool first = true;
   db::for_each_game(c, q, [&](game::GameRecord& rec) {
     Extra x = o.format == "pgn" ? Extra{} : extra.read(std::int64_t(rec.index));
-    if (o.format == "table") print_table_row(rec, x);
-    else if (o.format == "csv") print_csv_row(rec, x, n);
-    else if (o.format == "json") print_json_row(rec, x, n, first);
-    else std::cout << game::write_pgn(rec, w);
+    if (o.format == "table") print_table_row(out, rec, x);
+    else if (o.format == "csv") print_csv_row(out, rec, x, n);
+    else if (o.format == "json") print_json_row(out, rec, x, n, first);
+    else out << game::write_pgn(rec, w);
     first = false;
-    return bool(std::cout);
+    return bool(out);
   });
-  if (o.format == "json") std::cout << (first ? "]\n" : "\n]\n");
+  if (o.format == "json") out << (first ? "]\n" : "\n]\n");
 }
 
 std::int64_t count_games(db::Connection& c, const db::GameQuery& q) {
@@ -242,7 +255,7 @@ bool build_query(const SearchOptions& o, db::GameQuery& q) {
   return true;
 }
 
-void run_search(const SearchOptions& o) {
+void search(std::ostream& out, const SearchOptions& o) {
   if (!o.fen.empty() && !o.moves.empty()) {
     std::cerr << "qipu search: give --fen or --moves, not both\n";
     return set_exit_code(2);
@@ -257,15 +270,22 @@ void run_search(const SearchOptions& o) {
     auto ids = db::find_position(*c, *pq, q, &replayed);
     note_replayed("search", replayed, db::database_path(o.db));
     if (o.count) {
-      std::cout << ids.size() << "\n";
+      out << ids.size() << "\n";
       return;
     }
     restrict_to(*c, ids, q);
   } else if (o.count) {
-    std::cout << count_games(*c, q) << "\n";
+    out << count_games(*c, q) << "\n";
     return;
   }
-  print_games(*c, q, o);
+  print_games(out, *c, q, o);
+}
+
+void run_search(const SearchOptions& o) {
+  Output output("search");
+  if (!output.open("")) return;
+  search(output.stream(), o);
+  output.finish();
 }
 
 void add_filter_options(CLI::App& cmd, SearchOptions& o) {

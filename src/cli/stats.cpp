@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/common.hpp"
 #include "cli/db_options.hpp"
 #include "qipu/db/search.hpp"
 
@@ -41,18 +42,18 @@ std::int64_t scalar(db::Connection& c, const char* sql) {
   return st.step() ? st.int64(0) : 0;
 }
 
-void print_totals(db::Connection& c) {
-  std::cout << "games:   " << scalar(c, "SELECT count(*) FROM game") << "\n";
-  std::cout << "players: " << scalar(c, "SELECT count(*) FROM player") << "\n";
-  std::cout << "events:  " << scalar(c, "SELECT count(*) FROM event") << "\n";
+void print_totals(std::ostream& out, db::Connection& c) {
+  out << "games:   " << scalar(c, "SELECT count(*) FROM game") << "\n";
+  out << "players: " << scalar(c, "SELECT count(*) FROM player") << "\n";
+  out << "events:  " << scalar(c, "SELECT count(*) FROM event") << "\n";
   auto range = c.prepare("SELECT min(date_sort), max(date_sort) FROM game");
-  if (range.step() && !range.is_null(0)) std::cout << "dates:   " << date_text(range.int64(0)) << " – " << date_text(range.int64(1)) << "\n";
-  std::cout << "\nresults:\n";
+  if (range.step() && !range.is_null(0)) out << "dates:   " << date_text(range.int64(0)) << " – " << date_text(range.int64(1)) << "\n";
+  out << "\nresults:\n";
   auto results = c.prepare("SELECT coalesce(result, '(none)'), count(*) FROM game GROUP BY result ORDER BY count(*) DESC");
-  while (results.step()) std::cout << "  " << results.text(0) << "\t" << results.int64(1) << "\n";
-  std::cout << "\nfinal positions:\n";
+  while (results.step()) out << "  " << shown(results.text(0)) << "\t" << results.int64(1) << "\n";
+  out << "\nfinal positions:\n";
   auto terms = c.prepare("SELECT termination, count(*) FROM game GROUP BY termination ORDER BY count(*) DESC");
-  while (terms.step()) std::cout << "  " << termination_name(Termination(terms.int64(0))) << "\t" << terms.int64(1) << "\n";
+  while (terms.step()) out << "  " << termination_name(Termination(terms.int64(0))) << "\t" << terms.int64(1) << "\n";
 }
 
 // Score counts a win 1 and a draw ½; the percentage is of games with a result.
@@ -65,8 +66,8 @@ constexpr const char* PlayerScores =
     "  result IN ('1-0', '0-1', '1/2-1/2') FROM game WHERE black IS NOT NULL"
     ") x JOIN player p ON p.id = x.pid GROUP BY x.pid ORDER BY count(*) DESC, p.name LIMIT ?";
 
-void print_top_players(db::Connection& c, int top) {
-  std::cout << "\ntop players by games:\n";
+void print_top_players(std::ostream& out, db::Connection& c, int top) {
+  out << "\ntop players by games:\n";
   auto st = c.prepare(PlayerScores);
   st.bind(1, top);
   while (st.step()) {
@@ -74,7 +75,7 @@ void print_top_players(db::Connection& c, int top) {
     std::int64_t decided = st.int64(3);
     char pct[16];
     std::snprintf(pct, sizeof pct, "%.1f%%", decided ? 100.0 * score / double(decided) : 0.0);
-    std::cout << "  " << st.text(0) << "\t" << st.int64(1) << " games\t" << points_text(score) << "/" << decided << "\t" << pct
+    out << "  " << shown(st.text(0)) << "\t" << st.int64(1) << " games\t" << points_text(score) << "/" << decided << "\t" << pct
               << "\n";
   }
 }
@@ -93,8 +94,8 @@ std::optional<std::pair<std::int64_t, std::string>> find_event(db::Connection& c
   std::vector<std::pair<std::int64_t, std::string>> found;
   while (like.step()) found.emplace_back(like.int64(0), std::string(like.text(1)));
   if (found.size() == 1) return found.front();
-  std::cerr << "qipu stats: " << (found.empty() ? "no event matches " : "several events match ") << "\"" << name << "\"\n";
-  for (const auto& f : found) std::cerr << "  " << f.second << "\n";
+  std::cerr << "qipu stats: " << (found.empty() ? "no event matches " : "several events match ") << "\"" << shown(name) << "\"\n";
+  for (const auto& f : found) std::cerr << "  " << shown(f.second) << "\n";
   return std::nullopt;
 }
 
@@ -148,7 +149,7 @@ void score_event(const std::vector<EventGame>& games, std::map<std::int64_t, Ent
   }
 }
 
-void print_event(db::Connection& c, const std::string& name, int max_crosstable) {
+void print_event(std::ostream& out, db::Connection& c, const std::string& name, int max_crosstable) {
   auto ev = find_event(c, name);
   if (!ev) return set_exit_code(2);
   std::map<std::int64_t, Entrant> entrants;
@@ -160,32 +161,39 @@ void print_event(db::Connection& c, const std::string& name, int max_crosstable)
     const auto &x = entrants[a], &y = entrants[b];
     return x.points != y.points ? x.points > y.points : x.sb > y.sb;
   });
-  std::cout << ev->second << ": " << games.size() << " games, " << entrants.size() << " players\n\n";
-  std::cout << "rank\tplayer\tgames\tpoints\tSB";
+  out << shown(ev->second) << ": " << games.size() << " games, " << entrants.size() << " players\n\n";
+  out << "rank\tplayer\tgames\tpoints\tSB";
   bool cross = int(order.size()) <= max_crosstable;
   if (cross)
-    for (std::size_t i = 0; i < order.size(); ++i) std::cout << "\t" << i + 1;
-  std::cout << "\n";
+    for (std::size_t i = 0; i < order.size(); ++i) out << "\t" << i + 1;
+  out << "\n";
   for (std::size_t i = 0; i < order.size(); ++i) {
     const auto& e = entrants[order[i]];
     char sb[16];
     std::snprintf(sb, sizeof sb, "%.2f", e.sb);
-    std::cout << i + 1 << "\t" << e.name << "\t" << e.games << "\t" << points_text(e.points) << "\t" << sb;
+    out << i + 1 << "\t" << shown(e.name) << "\t" << e.games << "\t" << points_text(e.points) << "\t" << sb;
     if (cross)
       for (auto opp : order) {
         auto it = e.cells.find(opp);
-        std::cout << "\t" << (opp == order[i] ? "x" : it == e.cells.end() ? "." : it->second);
+        out << "\t" << (opp == order[i] ? "x" : it == e.cells.end() ? "." : it->second);
       }
-    std::cout << "\n";
+    out << "\n";
   }
-  if (!cross) std::cout << "(crosstable left out: more than " << max_crosstable << " players; see --max-crosstable)\n";
+  if (!cross) out << "(crosstable left out: more than " << max_crosstable << " players; see --max-crosstable)\n";
+}
+
+void stats(std::ostream& out, const StatsOptions& o) {
+  auto c = db::open_for_search(db::database_path(o.db));
+  if (!o.event.empty()) return print_event(out, *c, o.event, o.max_crosstable);
+  print_totals(out, *c);
+  print_top_players(out, *c, o.top);
 }
 
 void run_stats(const StatsOptions& o) {
-  auto c = db::open_for_search(db::database_path(o.db));
-  if (!o.event.empty()) return print_event(*c, o.event, o.max_crosstable);
-  print_totals(*c);
-  print_top_players(*c, o.top);
+  Output output("stats");
+  if (!output.open("")) return;
+  stats(output.stream(), o);
+  output.finish();
 }
 
 }  // namespace
