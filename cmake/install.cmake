@@ -20,6 +20,7 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/qipuConfig.cmake ${CMAKE_CURRENT_BINAR
 # The .pc file finds the prefix from its own place, so that `cmake --install --prefix`
 # anywhere (and a moved tree) works.
 file(RELATIVE_PATH QIPU_PC_TO_PREFIX /p/${CMAKE_INSTALL_LIBDIR}/pkgconfig /p)
+string(REGEX REPLACE "/$" "" QIPU_PC_TO_PREFIX "${QIPU_PC_TO_PREFIX}")
 configure_file(cmake/qipu.pc.in ${CMAKE_CURRENT_BINARY_DIR}/qipu.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/qipu.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 install(FILES LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/qipu)

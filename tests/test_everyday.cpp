@@ -82,6 +82,18 @@ TEST_CASE("an unknown word with nothing near it: no guess", "[everyday]") {
   CHECK_FALSE(contains(misplaced.err, "did you mean '--json'"));
 }
 
+TEST_CASE("an unknown word of 100,000 bytes: one short line, exit 2", "[everyday][hostile]") {
+  Run r = run_qipu(std::string(100000, 'x'));
+  CHECK(r.code == 2);
+  CHECK(lines_of(r.err).size() == 1);
+  CHECK(r.err.size() < 200);
+  CHECK(contains(r.err, "qipu: unknown command 'xxxx"));
+  // The control byte of a misspelt option is escaped, not sent to the terminal.
+  Run control = run_qipu("check \"--js$(printf '\\033')n\" x.pgn");
+  CHECK(control.code == 2);
+  CHECK(control.err == "qipu check: unknown option '--js\\x1bn'; did you mean '--json'?\n");
+}
+
 #ifdef QIPU_EXAMPLES
 namespace {
 std::string example(const std::string& name) { return "\"" QIPU_EXAMPLES "/" + name + "\" "; }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "qipu/game/record.hpp"
 
 namespace qipu::cli {
 
@@ -45,9 +46,10 @@ std::string nearest(std::string_view word, const std::vector<std::string>& candi
   return best;
 }
 
+// The word is shown as messages show tokens: control bytes escaped, cut to 40 characters.
 std::string unknown(std::string_view where, std::string_view kind, std::string_view word,
                     const std::vector<std::string>& candidates) {
-  std::string message = std::string(where) + ": unknown " + std::string(kind) + " '" + std::string(word) + "'";
+  std::string message = std::string(where) + ": unknown " + std::string(kind) + " '" + game::display_token(word) + "'";
   std::string guess = nearest(word, candidates);
   if (!guess.empty()) message += "; did you mean '" + guess + "'?";
   else message += " (see qipu help)";
