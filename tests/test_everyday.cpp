@@ -23,7 +23,7 @@ std::string quoted(const fs::path& p) { return "\"" + p.string() + "\""; }
 
 }  // namespace
 
-TEST_CASE("--version: the project version, and git describe from a checkout", "[everyday]") {
+TEST_CASE("qipu --version: the project version, and git describe from a checkout", "[everyday]") {
   Run r = run_qipu("--version");
   CHECK(r.code == 0);
   CHECK(r.out.rfind("qipu " QIPU_PROJECT_VERSION, 0) == 0);
@@ -34,7 +34,7 @@ TEST_CASE("--version: the project version, and git describe from a checkout", "[
   }
 }
 
-TEST_CASE("--version: from a tarball without .git, the project version alone", "[everyday]") {
+TEST_CASE("qipu --version: from a tarball without .git, the project version alone", "[everyday]") {
   fs::path dir = temp_dir("everyday") / "tarball";
   fs::create_directories(dir);
   fs::path out = dir / "version.cpp";

@@ -2,6 +2,7 @@
 #include "cli/help.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <memory>
 #include <string_view>
