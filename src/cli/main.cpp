@@ -3,10 +3,12 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/help.hpp"
 #include "qipu/db/sqlite.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"qipu (棋谱) — check, store, search and convert chess games in PGN"};
+  // Named, so that usage lines say "qipu check", not the path the program was run by.
+  CLI::App app{"qipu (棋谱) — check, store, search and convert chess games in PGN", "qipu"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for every command");
   qipu::cli::setup_import(app);
@@ -19,9 +21,17 @@ int main(int argc, char** argv) {
   qipu::cli::setup_stats(app);
   qipu::cli::setup_eco(app);
   qipu::cli::setup_perft(app);
+  qipu::cli::setup_help(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // A misspelt command or option is named, with the nearest known word, rather than
+    // reported by what it made CLI11 miss ("A subcommand is required").
+    std::string unknown = e.get_exit_code() == 0 ? "" : qipu::cli::unknown_word_message(app, argc, argv);
+    if (!unknown.empty()) {
+      std::cerr << unknown << "\n";
+      return 2;
+    }
     int code = app.exit(e);
     return code == 0 ? 0 : 2;  // usage errors exit 2, like every qipu error of that kind
   } catch (const qipu::db::DbError& e) {

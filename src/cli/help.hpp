@@ -1,0 +1,21 @@
+// What the program says about itself: its version, `qipu help [COMMAND]`, and a
+// suggestion when a command or option is misspelt.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace qipu::cli {
+
+// "qipu 0.1.0 (git 1a2b3c4-dirty)": written at build time (cmake/version.cmake).
+extern const char* const version_text;
+
+// Adds `--version` and the `help [COMMAND]` command.
+void setup_help(CLI::App& app);
+
+// After a failed parse: the message for the first command or option in argv that the
+// app does not know ("qipu: unknown command 'chek'; did you mean 'check'?"), or an
+// empty string when every word is known (the error lies elsewhere).
+std::string unknown_word_message(const CLI::App& app, int argc, const char* const* argv);
+
+}  // namespace qipu::cli
