@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <initializer_list>
 #include <memory>
+#include <unordered_set>
 
 namespace qipu::game {
 
@@ -16,6 +17,15 @@ std::string_view GameRecord::tag(std::string_view name) const {
   for (const auto& [k, v] : tags)
     if (same_name(k, name)) return v;
   return {};
+}
+
+std::vector<std::size_t> repeated_tags(const Tags& tags) {
+  std::vector<std::size_t> repeated;
+  std::unordered_set<std::string_view> names;
+  names.reserve(tags.size());
+  for (std::size_t i = 0; i < tags.size(); ++i)
+    if (!names.insert(tags[i].first).second) repeated.push_back(i);
+  return repeated;
 }
 
 void GameRecord::clear() {

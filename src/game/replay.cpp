@@ -41,12 +41,6 @@ struct Frame {
 enum KnownTag { TagFen, TagVariant, TagSetUp, TagGame, TagDate, TagPlyCount, TagResult, KnownTagCount };
 constexpr std::array<std::string_view, KnownTagCount> KnownTagNames = {"FEN", "Variant", "SetUp", "Game", "Date", "PlyCount", "Result"};
 
-// A tag name's bit in a 64-bit set, from its length and first byte: two names rarely
-// share one, so a set of names nearly always tells a name outside it at once.
-constexpr std::uint64_t name_bit(std::string_view name) {
-  return std::uint64_t{1} << ((name.size() * 7 + (name.empty() ? 0 : name[0])) & 63);
-}
-
 constexpr std::uint64_t KnownTagBits = [] {
   std::uint64_t bits = 0;
   for (std::string_view n : KnownTagNames) bits |= name_bit(n);
@@ -356,23 +350,15 @@ struct Replayer::Impl {
     }
   }
 
-  // Each name is compared with the earlier ones only when one of them has its length
-  // and first byte: nearly always none has.
+  // One warning a repeated tag, up to a few: a file may repeat one tag 80,000 times.
   void report_duplicate_tags() {
-    const auto& tags = rec.tags;
-    std::uint64_t seen = 0;
-    for (std::size_t i = 0; i < tags.size(); ++i) {
-      const std::string& name = tags[i].first;
-      std::uint64_t bit = name_bit(name);
-      if (seen & bit) {
-        for (std::size_t j = 0; j < i; ++j)
-          if (same_name(tags[j].first, name)) {
-            diagnose(false, rec.start, 0, {}, "duplicate tag " + name);
-            break;
-          }
-      }
-      seen |= bit;
-    }
+    constexpr int MaxReported = 8;
+    int repeated = 0;
+    for_each_repeated_tag(rec.tags, [&](std::size_t i) {
+      if (++repeated <= MaxReported) diagnose(false, rec.start, 0, {}, "duplicate tag " + rec.tags[i].first);
+    });
+    if (repeated > MaxReported)
+      diagnose(false, rec.start, 0, {}, std::to_string(repeated - MaxReported) + " more duplicate tags");
   }
 
   void finish_tag_checks() {

@@ -50,6 +50,8 @@ struct MoveNode {
   [[nodiscard]] std::string_view token() const { return notes ? std::string_view(notes->token) : std::string_view(); }
 };
 
+using Tags = std::vector<std::pair<std::string, std::string>>;
+
 struct GameRecord {
   // User-provided, so that GameRecord{} runs the member initializers only: as an aggregate
   // it was zero-filled first (a `rep stos` over 700 bytes for every game read).
@@ -57,7 +59,7 @@ struct GameRecord {
 
   std::uint64_t index = 0;  // position of the game in its input, from 1
   pgn::SourcePos start;
-  std::vector<std::pair<std::string, std::string>> tags;  // in source order
+  Tags tags;  // in source order
   std::optional<std::string> start_fen;                   // set-up position, when given
   Position start_position;
   Line mainline;
@@ -84,6 +86,38 @@ struct GameRecord {
 
 // Tag names compared as the PGN standard does: case-sensitive, byte for byte.
 bool same_name(std::string_view a, std::string_view b);
+
+// A tag name's bit in a 64-bit set, from its length and first byte: two names rarely
+// share one, so a set of names nearly always tells a name outside it at once.
+constexpr std::uint64_t name_bit(std::string_view name) {
+  return std::uint64_t{1} << ((name.size() * 7 + (name.empty() ? 0 : name[0])) & 63);
+}
+
+// Up to this many tags, repeated names are found by name bits and compares (no
+// allocation, as every game needs); beyond, by a hash set: 80,000 tags fill every bit.
+constexpr std::size_t FewTags = 64;
+// Indexes of the tags whose name an earlier tag has, for more than FewTags tags.
+std::vector<std::size_t> repeated_tags(const Tags& tags);
+
+// Calls f(i) for each tag whose name an earlier tag has, in order; linear in the tags.
+template <class F>
+void for_each_repeated_tag(const Tags& tags, F&& f) {
+  if (tags.size() > FewTags) {
+    for (std::size_t i : repeated_tags(tags)) f(i);
+    return;
+  }
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < tags.size(); ++i) {
+    std::uint64_t bit = name_bit(tags[i].first);
+    if (seen & bit)  // compared with the earlier names only when one shares the bit
+      for (std::size_t j = 0; j < i; ++j)
+        if (same_name(tags[j].first, tags[i].first)) {
+          f(i);
+          break;
+        }
+    seen |= bit;
+  }
+}
 
 // The values of the tags that say where a game starts; empty when missing.
 struct StartTags {
