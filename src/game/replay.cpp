@@ -21,6 +21,11 @@ namespace {
 // raw text already holds it whole.
 constexpr std::size_t MaxKeptText = 1 << 16;
 
+// Tokens kept as text after a game's line broke, at most: each costs a node and its
+// annotations (about 170 bytes), so one 30 MB line of moves past an illegal one took
+// 1.6 GB. The rest is left out of the record; the raw text keeps it for rejects.
+constexpr int MaxUnreplayed = 10000;
+
 // The first `max` bytes of s or fewer, not ending inside a UTF-8 character.
 std::string_view cut_text(std::string_view s, std::size_t max) {
   if (s.size() <= max) return s;
@@ -93,6 +98,8 @@ struct Replayer::Impl {
   std::vector<std::uint8_t> pending_nags;
   bool started = false;
   bool break_at_start = false;  // a syntax error came before the position was set up
+  int unreplayed = 0;           // tokens kept as text in this game
+  bool cut = false;             // MaxUnreplayed reached: later moves and notes are left out
   const Notation* preferred = nullptr;  // the table that read this game's last non-English move
   pgn::LineCounter lines;               // places of diagnostics, from the reader's offsets
   std::array<int, KnownTagCount> known_tags{};  // index in rec.tags of each one's first, or -1
@@ -199,9 +206,9 @@ struct Replayer::Impl {
   void add_move(std::string_view token, std::uint64_t offset, const San* plain = nullptr) {
     start();
     Frame& f = frames.back();
+    if (f.broken) return keep_unreplayed(f, token);
     MoveNode& node = f.line->emplace_back();
     take_pending(node);
-    if (f.broken) return keep_text(node, token);
     // Plain English SAN in a game not written in another language. The reader's San is
     // used in place: it was written a byte at a time, and a copy's wider load of those
     // fresh bytes would wait for the stores (a store-forwarding stall, seen with perf).
@@ -287,6 +294,25 @@ struct Replayer::Impl {
       report_suffix(place_before(f.state.position()), offset, token, san.suffix, shape.suffix);
   }
 
+  // A token after the line broke: kept as text, up to MaxUnreplayed a game.
+  [[gnu::noinline]] void keep_unreplayed(Frame& f, std::string_view token) {
+    if (cut) return;
+    if (++unreplayed > MaxUnreplayed) {
+      cut = true;
+      pending_comments.clear();
+      pending_nags.clear();
+      diagnose(false, rec.start, 0, {}, "the movetext after " + std::to_string(MaxUnreplayed) +
+                                            " tokens not replayed is left out (the game's text is kept whole for rejects)");
+      return;
+    }
+    MoveNode& node = f.line->emplace_back();
+    take_pending(node);
+    keep_text(node, token);
+  }
+
+  // Whether what comes now is left out: past MaxUnreplayed, in a line that broke.
+  [[nodiscard]] bool left_out() const { return cut && !frames.empty() && frames.back().broken; }
+
   static void break_line(Frame& f, MoveNode& node, std::string_view token) {
     f.broken = true;
     keep_text(node, token);
@@ -298,6 +324,7 @@ struct Replayer::Impl {
 
   Visit open_variation(std::uint64_t offset) {
     start();
+    if (left_out()) return Visit::Skip;
     Frame& f = frames.back();
     if (f.line->empty()) {
       diagnose(true, offset, 0, {}, "a variation must follow the move it replaces");
@@ -410,6 +437,8 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
   s.pending_nags.clear();
   s.started = false;
   s.break_at_start = false;
+  s.unreplayed = 0;
+  s.cut = false;
   s.preferred = s.options.notation;
   s.known_tags.fill(-1);
   return Visit::Continue;
@@ -441,6 +470,7 @@ Visit Replayer::san_move(std::string_view token, const San& san, std::uint64_t o
 // read after the set-up was kept but not played from.
 Visit Replayer::nag(int nag, std::uint64_t) {
   Impl& s = *impl_;
+  if (s.left_out()) return Visit::Continue;
   if (!s.started || s.frames.back().line->empty() || !s.pending_comments.empty())
     s.pending_nags.push_back(std::uint8_t(nag));
   else
@@ -450,6 +480,7 @@ Visit Replayer::nag(int nag, std::uint64_t) {
 
 Visit Replayer::comment(std::string_view text, std::uint64_t) {
   Impl& s = *impl_;
+  if (s.left_out()) return Visit::Continue;
   if (!s.started || s.frames.back().line->empty()) s.pending_comments.emplace_back(text);
   else s.frames.back().line->back().annotate().comments.emplace_back(text);
   return Visit::Continue;
