@@ -94,7 +94,7 @@ std::string set_up_start(GameRecord& rec, std::string* repairs) {
   return set_up_start(rec, {rec.tag("FEN"), rec.tag("Variant"), rec.tag("SetUp"), rec.tag("Game")}, repairs);
 }
 
-std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs) {
+std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs, std::string* slip) {
   std::string_view fen = tags.fen, variant = tags.variant;
   if (looks_like_xiangqi(tags.game, fen)) return "this is a xiangqi (Chinese chess) game, not international chess";
   auto is960 = variant_is_960(variant);
@@ -106,8 +106,8 @@ std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* re
     rec.start_fen = std::string(fen);
     return {};
   }
-  if (tags.setup == "1") return "SetUp is \"1\" but there is no FEN tag";
   if (*is960) return "a Chess960 game needs a FEN tag with its start position";
+  if (tags.setup == "1" && slip) *slip = "SetUp is \"1\" but there is no FEN tag: played from the standard start position";
   return {};
 }
 

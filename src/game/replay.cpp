@@ -131,11 +131,12 @@ struct Replayer::Impl {
   }
   void set_up() {
     started = true;
-    std::string repairs;
+    std::string repairs, slip;
     StartTags tags{known_tag(TagFen), known_tag(TagVariant), known_tag(TagSetUp), known_tag(TagGame)};
-    std::string problem = set_up_start(rec, tags, &repairs);
+    std::string problem = set_up_start(rec, tags, &repairs, &slip);
     if (!problem.empty()) diagnose(true, rec.start, 0, {}, problem);
     if (!repairs.empty()) diagnose(false, rec.start, 0, {}, "FEN tag: " + repairs.substr(0, repairs.size() - 2));
+    if (!slip.empty()) diagnose(options.strict, rec.start, 0, {}, slip);
     rec.mainline.reserve(128);
     start_mainline(!problem.empty() || break_at_start);
   }
@@ -170,6 +171,15 @@ struct Replayer::Impl {
 
   [[gnu::noinline]] void report_suffix(const MovePlace& at, std::uint64_t offset, std::string_view token, San::Suffix written, San::Suffix actual) {
     report_style(at, offset, token, suffix_problem(written, actual));
+  }
+
+  // A capture sign on a move that takes nothing, or a capture without one. Long algebraic
+  // (UCI writes no sign) has its own warning, which shows the SAN.
+  [[gnu::noinline]] void report_capture(const San& san, const Position& before, Move m, std::uint64_t offset, std::string_view token) {
+    if (san.style & StyleLongAlgebraic) return;
+    report_style(place_of(before), offset, token,
+                 (san.capture ? "capture sign but the move takes nothing: expected " : "the move captures: expected ") +
+                     format_san(before, m));
   }
 
   // No style flag and no origin a rival could make superfluous: nothing for check_form.
@@ -285,6 +295,7 @@ struct Replayer::Impl {
     const Position& before = f.state.position();
     SanShape shape = san_shape(before, m, san);
     if (!usual_form(san)) check_form(san, shape, before, m, offset, token);
+    if (san.capture != shape.capture) [[unlikely]] report_capture(san, before, m, offset, token);
     if (options.on_mainline_move && f.line == &rec.mainline) options.on_mainline_move(rec, before, m);
     f.state.play(m);
     shape.suffix = check_suffix(f.state.position());
@@ -401,6 +412,15 @@ struct Replayer::Impl {
     }
   }
 
+  // A game ends with a result (1-0, 0-1, 1/2-1/2 or *); a missing one is a slip, shown
+  // where it was expected: after the game's last text.
+  void check_termination(std::string_view raw) {
+    if (!rec.result.empty()) return;
+    std::size_t last = raw.find_last_not_of(" \t\n\r\f\v");
+    std::size_t end = last == std::string_view::npos ? 0 : last + 1;
+    diagnose(options.strict, rec.start.offset + end, 0, {}, "no result at the end of the game: expected 1-0, 0-1, 1/2-1/2 or *");
+  }
+
   void finish() {
     start();
     while (frames.size() > 1) frames.pop_back();
@@ -493,6 +513,7 @@ void Replayer::result(std::string_view text, std::uint64_t) { impl_->rec.result 
 Visit Replayer::end_game(const pgn::GameEnd& end) {
   Impl& s = *impl_;
   s.finish();
+  s.check_termination(end.raw);
   if (s.options.keep_raw || !s.rec.valid()) s.rec.raw = end.raw;
   return s.on_game ? s.on_game(s.rec) : Visit::Continue;
 }
@@ -503,8 +524,8 @@ void Replayer::syntax_error(const pgn::SyntaxError& error) {
     if (s.on_input_error) s.on_input_error(error);
     return;
   }
-  s.diagnose(!error.warning, error.pos, 0, {}, error.message);
-  if (error.warning) return;
+  s.diagnose(!error.warning || (error.strict && s.options.strict), error.pos, 0, {}, error.message);
+  if (error.warning) return;  // read on: the tokens after it are aligned
   // Later tokens may be misaligned: keep them as text. Before the first move the
   // position is not set up yet (a FEN tag may still come), so the break waits for it.
   if (!s.started) s.break_at_start = true;

@@ -127,10 +127,11 @@ struct StartTags {
 // Sets rec.start_position (and start_fen) from the Variant, SetUp and FEN tags (and Game,
 // to recognise xiangqi). Returns what is wrong with them, or an empty string. With
 // `repairs`, slips in the FEN's clocks are accepted and described there (see
-// Position::from_fen).
+// Position::from_fen). SetUp "1" without a FEN tag plays from the standard start; with
+// `slip`, that is described there (a warning, or an error under --strict).
 std::string set_up_start(GameRecord& rec, std::string* repairs = nullptr);
 // The same, with the tags already found (the replayer notes them as they are read).
-std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs);
+std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs, std::string* slip = nullptr);
 
 // "31. Qxe1" or "31... Qxe1" for a move played from `before` (the text shown as by
 // display_token).

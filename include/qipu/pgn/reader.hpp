@@ -74,6 +74,11 @@ struct RawGame {
     // Windows-1252; first_invalid is the decoded offset of the first.
     std::uint32_t invalid_bytes = 0;
     std::uint64_t first_invalid = 0;
+    // Prose before the input's first tag (a title, a note), skipped: its first line, cut
+    // to 60 bytes, and its place, for a warning in this game (the first). Empty if none.
+    std::string prose;
+    std::uint32_t prose_line = 0, prose_column = 0;
+    std::uint64_t prose_offset = 0;
 };
 
 // Splits a source into game chunks (see chunker.cpp for the boundary rule).
