@@ -94,7 +94,7 @@ std::string set_up_start(GameRecord& rec, std::string* repairs) {
   return set_up_start(rec, {rec.tag("FEN"), rec.tag("Variant"), rec.tag("SetUp"), rec.tag("Game")}, repairs);
 }
 
-std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs, std::string* slip) {
+std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs, std::string_view* slip) {
   std::string_view fen = tags.fen, variant = tags.variant;
   if (looks_like_xiangqi(tags.game, fen)) return "this is a xiangqi (Chinese chess) game, not international chess";
   auto is960 = variant_is_960(variant);

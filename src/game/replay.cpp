@@ -131,12 +131,13 @@ struct Replayer::Impl {
   }
   void set_up() {
     started = true;
-    std::string repairs, slip;
+    std::string repairs;
+    std::string_view slip;  // a literal: no string built for every game
     StartTags tags{known_tag(TagFen), known_tag(TagVariant), known_tag(TagSetUp), known_tag(TagGame)};
     std::string problem = set_up_start(rec, tags, &repairs, &slip);
     if (!problem.empty()) diagnose(true, rec.start, 0, {}, problem);
     if (!repairs.empty()) diagnose(false, rec.start, 0, {}, "FEN tag: " + repairs.substr(0, repairs.size() - 2));
-    if (!slip.empty()) diagnose(options.strict, rec.start, 0, {}, slip);
+    if (!slip.empty()) diagnose(options.strict, rec.start, 0, {}, std::string(slip));
     rec.mainline.reserve(128);
     start_mainline(!problem.empty() || break_at_start);
   }
@@ -173,18 +174,12 @@ struct Replayer::Impl {
     report_style(at, offset, token, suffix_problem(written, actual));
   }
 
-  // A capture sign on a move that takes nothing, or a capture without one. Long algebraic
-  // (UCI writes no sign) has its own warning, which shows the SAN.
-  [[gnu::noinline]] void report_capture(const San& san, const Position& before, Move m, std::uint64_t offset, std::string_view token) {
-    if (san.style & StyleLongAlgebraic) return;
-    report_style(place_of(before), offset, token,
-                 (san.capture ? "capture sign but the move takes nothing: expected " : "the move captures: expected ") +
-                     format_san(before, m));
-  }
-
-  // No style flag and no origin a rival could make superfluous: nothing for check_form.
-  static bool usual_form(const San& san) {
-    return !san.style && (san.piece == Pawn || (san.from_file < 0 && san.from_rank < 0));
+  // No style flag, no origin a rival could make superfluous, and a capture sign exactly
+  // when the move captures: nothing for check_form. A pawn's sign always agrees: the
+  // pawn moves SAN can name without a style flag resolve only if it does. Both origin
+  // parts are -1 when absent, so one sign test covers them.
+  static bool usual_form(const San& san, const SanShape& shape) {
+    return !san.style && (san.piece == Pawn || ((san.from_file & san.from_rank) < 0 && san.capture == shape.capture));
   }
 
   // How the move is written, judged on the position before it.
@@ -196,6 +191,8 @@ struct Replayer::Impl {
     if (san.style & StyleLongAlgebraic) report("long algebraic notation: expected " + format_san(before, m));
     if (san.style & StyleEpSuffix) report("'e.p.' is not part of SAN");
     if (san.style & StyleDoubleCheck) report("'++' for check: SAN writes '+' for every check");
+    if (san.capture != shape.capture && !(san.style & StyleLongAlgebraic))  // UCI writes no sign: its own warning shows the SAN
+      report(std::string(san.capture ? "capture sign but the move takes nothing" : "the move captures") + ": expected " + format_san(before, m));
     if (san.piece != Pawn && san.kind == San::Kind::Normal && !(san.style & StyleLongAlgebraic)) {
       int given = (san.from_file >= 0) + (san.from_rank >= 0);
       if (given > 0 && given > shape.from_file + shape.from_rank) report("superfluous disambiguation: expected " + format_san(before, m));
@@ -216,9 +213,9 @@ struct Replayer::Impl {
   void add_move(std::string_view token, std::uint64_t offset, const San* plain = nullptr) {
     start();
     Frame& f = frames.back();
-    if (f.broken) return keep_unreplayed(f, token);
     MoveNode& node = f.line->emplace_back();
     take_pending(node);
+    if (f.broken) return keep_unreplayed(f, node, token);
     // Plain English SAN in a game not written in another language. The reader's San is
     // used in place: it was written a byte at a time, and a copy's wider load of those
     // fresh bytes would wait for the stores (a store-forwarding stall, seen with perf).
@@ -294,8 +291,7 @@ struct Replayer::Impl {
   void play(Frame& f, MoveNode& node, const San& san, const Move& m, std::uint64_t offset, std::string_view token) {
     const Position& before = f.state.position();
     SanShape shape = san_shape(before, m, san);
-    if (!usual_form(san)) check_form(san, shape, before, m, offset, token);
-    if (san.capture != shape.capture) [[unlikely]] report_capture(san, before, m, offset, token);
+    if (!usual_form(san, shape)) check_form(san, shape, before, m, offset, token);
     if (options.on_mainline_move && f.line == &rec.mainline) options.on_mainline_move(rec, before, m);
     f.state.play(m);
     shape.suffix = check_suffix(f.state.position());
@@ -305,19 +301,19 @@ struct Replayer::Impl {
       report_suffix(place_before(f.state.position()), offset, token, san.suffix, shape.suffix);
   }
 
-  // A token after the line broke: kept as text, up to MaxUnreplayed a game.
-  [[gnu::noinline]] void keep_unreplayed(Frame& f, std::string_view token) {
-    if (cut) return;
-    if (++unreplayed > MaxUnreplayed) {
+  // A token after the line broke, in the node add_move began: kept as text, up to
+  // MaxUnreplayed a game; past that the node and its notes go.
+  [[gnu::noinline]] void keep_unreplayed(Frame& f, MoveNode& node, std::string_view token) {
+    if (cut || ++unreplayed > MaxUnreplayed) {
+      if (!cut)
+        diagnose(false, rec.start, 0, {}, "the movetext after " + std::to_string(MaxUnreplayed) +
+                                              " tokens not replayed is left out (the game's text is kept whole for rejects)");
       cut = true;
+      f.line->pop_back();
       pending_comments.clear();
       pending_nags.clear();
-      diagnose(false, rec.start, 0, {}, "the movetext after " + std::to_string(MaxUnreplayed) +
-                                            " tokens not replayed is left out (the game's text is kept whole for rejects)");
       return;
     }
-    MoveNode& node = f.line->emplace_back();
-    take_pending(node);
     keep_text(node, token);
   }
 

@@ -7,7 +7,7 @@
 //   - any token, '(' or ')' after a result at variation depth 0
 //     (games without tags on one line).
 // Comments after a result stay with that game. A chunk of nothing but DOS end-of-file
-// marks (0x1A) is no game, and marks at a game's end are cut off; text before the first
+// marks (0x1A) is no game, and marks at the input's end are cut off; text before the first
 // tag that starts with a word that is no move is prose, skipped (see is_prose). {} comments, ; comments, %
 // lines and quoted tag values are skipped so brackets inside them do not cut.
 // A game larger than max_game_bytes is dropped while scanning on, so memory
@@ -251,7 +251,7 @@ struct GameChunker::Impl {
     // Whether buf[start, end), the input's first text, cut where tags begin and holding
     // none, is prose (a title, a note) rather than a game without tags: its first word is
     // no move, number, comment or result.
-    bool is_prose(std::size_t end) const {
+    [[gnu::noinline]] bool is_prose(std::size_t end) const {
         const char* b = buf.data.get();
         if (index != 0 || tag_count != 0 || ended || dropping || end >= buf.size || b[end] != '[') return false;
         auto c = static_cast<unsigned char>(b[start]);
@@ -280,7 +280,8 @@ struct GameChunker::Impl {
     Run movetext_run(std::size_t& i);
     Scan normal_char(std::size_t& i, std::size_t& at);
     void emit(RawGame& g, std::size_t end);
-    bool take(RawGame& g, std::size_t end);
+    bool take(RawGame& g, std::size_t end, bool at_eof);
+    [[gnu::noinline]] void skip_chunk(std::size_t cut, std::size_t end);
     bool next(RawGame& g);
 };
 
@@ -511,8 +512,8 @@ void GameChunker::Impl::emit(RawGame& g, std::size_t end) {
     const char* b = buf.data.get();
     g.index = ++index;
     g.problem.clear();
-    g.prose = std::move(prose);
-    prose.clear();
+    g.prose.clear();
+    if (!prose.empty()) g.prose.swap(prose);  // a move-assign would copy a short string's bytes, every game
     g.prose_line = prose_line;
     g.prose_column = prose_column;
     g.prose_offset = prose_offset;
@@ -547,21 +548,25 @@ void GameChunker::Impl::emit(RawGame& g, std::size_t end) {
     reset_game();
 }
 
-// Emits buf[start, end) without the end-of-file marks after it; false when nothing
-// but marks and blanks is left, which is no game (the marks are skipped as blanks), or
-// when it is prose before the first tag, noted for the next game.
-bool GameChunker::Impl::take(RawGame& g, std::size_t end) {
-    std::size_t cut = dropping ? end : before_eof_marks(end);
-    bool skip = cut == start || is_prose(end);
-    if (skip && cut != start) note_prose(end);
-    if (skip) {
-        advance(buf.data.get() + start, end - start);
-        start = end;
-        reset_game();
-        return false;
+// Emits buf[start, end), less the end-of-file marks at the input's end; false when
+// nothing but marks and blanks is left (a chunk cut at a mark after a result), which is
+// no game, or when it is prose before the first tag, noted for the next game.
+bool GameChunker::Impl::take(RawGame& g, std::size_t end, bool at_eof) {
+    std::size_t cut = end;
+    if ((at_eof || buf.data[start] == '\x1A') && !dropping) cut = before_eof_marks(end);
+    if (cut != start && (index != 0 || !is_prose(end))) {
+        emit(g, cut);
+        return true;
     }
-    emit(g, cut);
-    return true;
+    skip_chunk(cut, end);
+    return false;
+}
+
+// Leaves buf[start, end) to the scan, which goes on over it as over blank space before
+// a game; notes it first if it is prose.
+void GameChunker::Impl::skip_chunk(std::size_t cut, std::size_t end) {
+    if (cut != start) note_prose(end);
+    reset_game();
 }
 
 bool GameChunker::Impl::next(RawGame& g) {
@@ -569,7 +574,7 @@ bool GameChunker::Impl::next(RawGame& g) {
         std::size_t at = 0;
         if (find_boundary(at) == Scan::Boundary) {
             scan = at;
-            if (take(g, at)) return true;
+            if (take(g, at, false)) return true;
             continue;
         }
         if (!content && !dropping) {  // blank space before a game belongs to none: keep none of it
@@ -590,7 +595,7 @@ bool GameChunker::Impl::next(RawGame& g) {
         if (eof) {
             if (dropping || content) {
                 scan = buf.size;
-                if (take(g, buf.size)) return true;
+                if (take(g, buf.size, true)) return true;
                 continue;
             }
             dec.throw_failure();  // after every game read before it

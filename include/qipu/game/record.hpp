@@ -131,7 +131,7 @@ struct StartTags {
 // `slip`, that is described there (a warning, or an error under --strict).
 std::string set_up_start(GameRecord& rec, std::string* repairs = nullptr);
 // The same, with the tags already found (the replayer notes them as they are read).
-std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs, std::string* slip = nullptr);
+std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs, std::string_view* slip = nullptr);
 
 // "31. Qxe1" or "31... Qxe1" for a move played from `before` (the text shown as by
 // display_token).
