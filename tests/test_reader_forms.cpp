@@ -186,6 +186,10 @@ TEST_CASE("reader: a capture sign that takes nothing, a capture without one", "[
   slip(Tags + "1. e4 d5 2. exd5 Qd5 *\n", 7, 18, "the move captures: expected Qxd5", 4);
   GameRecord g = read_one(Tags + "1. e4 d5 2. exd5 Qd5 *\n");
   CHECK(g.diagnostics[0].move == "2... Qd5");
+  // An origin written too (Qd8d5, as pgn-extract's long algebraic): one message gives the SAN.
+  GameRecord both = read_one(Tags + "1. e4 d5 2. exd5 Qd8d5 *\n");
+  REQUIRE(both.diagnostics.size() == 1);
+  CHECK(both.diagnostics[0].message == "superfluous disambiguation: expected Qxd5");
 }
 
 TEST_CASE("reader: a game without a result at its end", "[reader]") {

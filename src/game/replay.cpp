@@ -191,12 +191,14 @@ struct Replayer::Impl {
     if (san.style & StyleLongAlgebraic) report("long algebraic notation: expected " + format_san(before, m));
     if (san.style & StyleEpSuffix) report("'e.p.' is not part of SAN");
     if (san.style & StyleDoubleCheck) report("'++' for check: SAN writes '+' for every check");
-    if (san.capture != shape.capture && !(san.style & StyleLongAlgebraic))  // UCI writes no sign: its own warning shows the SAN
-      report(std::string(san.capture ? "capture sign but the move takes nothing" : "the move captures") + ": expected " + format_san(before, m));
-    if (san.piece != Pawn && san.kind == San::Kind::Normal && !(san.style & StyleLongAlgebraic)) {
+    bool san_shown = san.style & StyleLongAlgebraic;  // a message that gives the SAN, which has the capture sign right
+    if (san.piece != Pawn && san.kind == San::Kind::Normal && !san_shown) {
       int given = (san.from_file >= 0) + (san.from_rank >= 0);
-      if (given > 0 && given > shape.from_file + shape.from_rank) report("superfluous disambiguation: expected " + format_san(before, m));
+      san_shown = given > 0 && given > shape.from_file + shape.from_rank;
+      if (san_shown) report("superfluous disambiguation: expected " + format_san(before, m));
     }
+    if (san.capture != shape.capture && !san_shown)  // Qd1d4 for Qxd4 and UCI: one message, not two
+      report(std::string(san.capture ? "capture sign but the move takes nothing" : "the move captures") + ": expected " + format_san(before, m));
   }
 
   void take_pending(MoveNode& node) {
