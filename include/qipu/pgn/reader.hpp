@@ -21,7 +21,9 @@
 //   space included, as one token.
 // - GameInfo::index numbers chunks: text that holds no tag, move or result
 //   (junk between games) uses up an index but produces only syntax errors
-//   (unless ReaderOptions::junk_as_game).
+//   (unless ReaderOptions::junk_as_game). Prose before the input's first tag (a
+//   title, a note) uses none: it is skipped and reported in the first game as a
+//   slip (SyntaxError::strict); nor does a chunk of DOS end-of-file marks (0x1A).
 #pragma once
 
 #include <cstdint>
