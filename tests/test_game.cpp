@@ -181,10 +181,13 @@ TEST_CASE("replay: errors", "[game]") {
     CHECK_FALSE(g.valid());
     CHECK(find(g, "invalid FEN").size() == 1);
   }
-  SECTION("SetUp 1 without FEN") {
+  SECTION("SetUp 1 without FEN: a warning (played from the start), an error with --strict") {
     GameRecord g = one("[Event \"x\"]\n[SetUp \"1\"]\n\n1. e4 *\n");
-    CHECK_FALSE(g.valid());
+    CHECK(g.valid());
     CHECK(find(g, "no FEN").size() == 1);
+    game::ReplayOptions strict;
+    strict.strict = true;
+    CHECK_FALSE(one("[Event \"x\"]\n[SetUp \"1\"]\n\n1. e4 *\n", strict).valid());
   }
   SECTION("unsupported variants are errors, not dropped games") {
     for (std::string v : {"Antichess", "Horde", "Crazyhouse", "Atomic", "King of the Hill", "Three-check"}) {

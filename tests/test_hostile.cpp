@@ -325,3 +325,58 @@ TEST_CASE("hostile: an import onto a full disk", "[hostile][db]") {
   }
   fs::remove_all(dir);
 }
+
+// ---- branch reader (issue 14, "Bounded cost on hostile input") ----
+
+namespace {
+
+// A game with an Event tag and `n` more: distinct names (T0, T1, …) or Event again.
+std::string many_tags(int n, bool distinct) {
+  std::string s = "[Event \"e\"]\n";
+  s.reserve(std::size_t(n) * 16 + 64);
+  for (int i = 0; i < n; ++i) s += distinct ? "[T" + std::to_string(i) + " \"v\"]\n" : std::string("[Event \"v\"]\n");
+  return s + "\n1. e4 *\n";
+}
+
+}  // namespace
+
+TEST_CASE("hostile: 320,000 tags, distinct or one name repeated", "[hostile]") {
+  // Each name was compared with all before it (duplicate checks, the JSON output), and
+  // each of 80,000 duplicate warnings looked the players up through every tag: 80,000
+  // tags took 10 s, so 320,000 took minutes. The 120 s limit fails that; now it takes
+  // under a second, 2-3 s under AddressSanitizer.
+  constexpr int Tags = 320000;
+  fs::path dir = temp_dir("hostile-tags");
+  for (bool distinct : {true, false}) {
+    INFO("distinct: " << distinct);
+    fs::path f = dir / (distinct ? "distinct.pgn" : "same.pgn"), db = dir / "tags.db";
+    std::ofstream(f, std::ios::binary) << many_tags(Tags, distinct);
+    auto run = [&](const std::string& name, const std::string& args) {
+      Run r = shell("timeout 120 \"" QIPU_BINARY "\" " + args + " " + f.string() + " | tail -c 4000");
+      note(std::string(distinct ? "320,000 distinct tags: " : "320,000 copies of one tag: ") + name, r);
+      CHECK(r.code == 0);
+      if (rss_is_meaningful) CHECK(r.peak_rss_kb < MaxRssKb);
+      return r;
+    };
+    Run check = run("check", "check");
+    // Copies: 8 warnings by name, then one for the rest.
+    CHECK(contains(check.out, distinct ? "1 games, 1 valid, 0 invalid, 0 warnings"
+                                       : "warning: game 1 (? – ?): " + std::to_string(Tags - 8) + " more duplicate tags"));
+    Run json = run("convert --to json", "convert --to json");
+    CHECK(contains(json.out, distinct ? "\"T" + std::to_string(Tags - 1) + "\":\"v\"},\"start_fen\"" : "\"tags\":{\"Event\":\"e\"},"));
+    run("convert --to en", "convert --to en");
+    Run imp = run("import", "import --db " + db.string());
+    CHECK(contains(imp.out, "imported 1 games"));
+    fs::remove(db);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("hostile: one 30 MB line of moves past an illegal one", "[hostile]") {
+  // 10 million tokens after the illegal 2. e5 each built a node: 1.6 GB. Now at most
+  // 10,000 are kept, and the raw text once.
+  Run r = check_text("line_30mb", "[Event \"x\"]\n\n1. e4 e5 " + repeat("e5 ", 10'000'000) + "*\n");
+  expect_refused(r, ":3:10: error: game 1 (? – ?), move 2. e5: illegal move");
+  CHECK(contains(r.out, "the movetext after 10000 tokens not replayed is left out"));
+  CHECK(lines_of(r.out).back() == "1 games, 0 valid, 1 invalid, 1 warnings");
+}

@@ -83,14 +83,16 @@ void json_diagnostics(std::string& out, const game::GameRecord& rec, bool errors
 
 std::string to_json(const game::GameRecord& rec) {
   std::string out = "{\"game\":" + std::to_string(rec.index) + ",\"tags\":{";
-  std::vector<std::string_view> seen;
-  for (const auto& [name, value] : rec.tags) {
-    if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;  // duplicates: first wins, warned
-    if (!seen.empty()) out += ',';
-    seen.push_back(name);
-    append_json_string(out, name);
+  std::vector<bool> repeated(rec.tags.size());  // duplicates: the first wins (replay warned)
+  game::for_each_repeated_tag(rec.tags, [&](std::size_t i) { repeated[i] = true; });
+  bool first = true;
+  for (std::size_t i = 0; i < rec.tags.size(); ++i) {
+    if (repeated[i]) continue;
+    if (!first) out += ',';
+    first = false;
+    append_json_string(out, rec.tags[i].first);
     out += ':';
-    append_json_string(out, value);
+    append_json_string(out, rec.tags[i].second);
   }
   out += "},\"start_fen\":";
   if (rec.start_fen) append_json_string(out, rec.start_position.fen());

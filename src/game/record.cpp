@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <initializer_list>
 #include <memory>
+#include <unordered_set>
 
 namespace qipu::game {
 
@@ -16,6 +17,15 @@ std::string_view GameRecord::tag(std::string_view name) const {
   for (const auto& [k, v] : tags)
     if (same_name(k, name)) return v;
   return {};
+}
+
+std::vector<std::size_t> repeated_tags(const Tags& tags) {
+  std::vector<std::size_t> repeated;
+  std::unordered_set<std::string_view> names;
+  names.reserve(tags.size());
+  for (std::size_t i = 0; i < tags.size(); ++i)
+    if (!names.insert(tags[i].first).second) repeated.push_back(i);
+  return repeated;
 }
 
 void GameRecord::clear() {
@@ -84,7 +94,7 @@ std::string set_up_start(GameRecord& rec, std::string* repairs) {
   return set_up_start(rec, {rec.tag("FEN"), rec.tag("Variant"), rec.tag("SetUp"), rec.tag("Game")}, repairs);
 }
 
-std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs) {
+std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs, std::string_view* slip) {
   std::string_view fen = tags.fen, variant = tags.variant;
   if (looks_like_xiangqi(tags.game, fen)) return "this is a xiangqi (Chinese chess) game, not international chess";
   auto is960 = variant_is_960(variant);
@@ -96,8 +106,8 @@ std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* re
     rec.start_fen = std::string(fen);
     return {};
   }
-  if (tags.setup == "1") return "SetUp is \"1\" but there is no FEN tag";
   if (*is960) return "a Chess960 game needs a FEN tag with its start position";
+  if (tags.setup == "1" && slip) *slip = "SetUp is \"1\" but there is no FEN tag: played from the standard start position";
   return {};
 }
 

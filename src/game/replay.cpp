@@ -21,6 +21,11 @@ namespace {
 // raw text already holds it whole.
 constexpr std::size_t MaxKeptText = 1 << 16;
 
+// Tokens kept as text after a game's line broke, at most: each costs a node and its
+// annotations (about 170 bytes), so one 30 MB line of moves past an illegal one took
+// 1.6 GB. The rest is left out of the record; the raw text keeps it for rejects.
+constexpr int MaxUnreplayed = 10000;
+
 // The first `max` bytes of s or fewer, not ending inside a UTF-8 character.
 std::string_view cut_text(std::string_view s, std::size_t max) {
   if (s.size() <= max) return s;
@@ -40,12 +45,6 @@ struct Frame {
 // the start and end of the game walked the whole list seven times.
 enum KnownTag { TagFen, TagVariant, TagSetUp, TagGame, TagDate, TagPlyCount, TagResult, KnownTagCount };
 constexpr std::array<std::string_view, KnownTagCount> KnownTagNames = {"FEN", "Variant", "SetUp", "Game", "Date", "PlyCount", "Result"};
-
-// A tag name's bit in a 64-bit set, from its length and first byte: two names rarely
-// share one, so a set of names nearly always tells a name outside it at once.
-constexpr std::uint64_t name_bit(std::string_view name) {
-  return std::uint64_t{1} << ((name.size() * 7 + (name.empty() ? 0 : name[0])) & 63);
-}
 
 constexpr std::uint64_t KnownTagBits = [] {
   std::uint64_t bits = 0;
@@ -99,6 +98,8 @@ struct Replayer::Impl {
   std::vector<std::uint8_t> pending_nags;
   bool started = false;
   bool break_at_start = false;  // a syntax error came before the position was set up
+  int unreplayed = 0;           // tokens kept as text in this game
+  bool cut = false;             // MaxUnreplayed reached: later moves and notes are left out
   const Notation* preferred = nullptr;  // the table that read this game's last non-English move
   pgn::LineCounter lines;               // places of diagnostics, from the reader's offsets
   std::array<int, KnownTagCount> known_tags{};  // index in rec.tags of each one's first, or -1
@@ -131,10 +132,12 @@ struct Replayer::Impl {
   void set_up() {
     started = true;
     std::string repairs;
+    std::string_view slip;  // a literal: no string built for every game
     StartTags tags{known_tag(TagFen), known_tag(TagVariant), known_tag(TagSetUp), known_tag(TagGame)};
-    std::string problem = set_up_start(rec, tags, &repairs);
+    std::string problem = set_up_start(rec, tags, &repairs, &slip);
     if (!problem.empty()) diagnose(true, rec.start, 0, {}, problem);
     if (!repairs.empty()) diagnose(false, rec.start, 0, {}, "FEN tag: " + repairs.substr(0, repairs.size() - 2));
+    if (!slip.empty()) diagnose(options.strict, rec.start, 0, {}, std::string(slip));
     rec.mainline.reserve(128);
     start_mainline(!problem.empty() || break_at_start);
   }
@@ -171,9 +174,12 @@ struct Replayer::Impl {
     report_style(at, offset, token, suffix_problem(written, actual));
   }
 
-  // No style flag and no origin a rival could make superfluous: nothing for check_form.
-  static bool usual_form(const San& san) {
-    return !san.style && (san.piece == Pawn || (san.from_file < 0 && san.from_rank < 0));
+  // No style flag, no origin a rival could make superfluous, and a capture sign exactly
+  // when the move captures: nothing for check_form. A pawn's sign always agrees: the
+  // pawn moves SAN can name without a style flag resolve only if it does. Both origin
+  // parts are -1 when absent, so one sign test covers them.
+  static bool usual_form(const San& san, const SanShape& shape) {
+    return !san.style && (san.piece == Pawn || ((san.from_file & san.from_rank) < 0 && san.capture == shape.capture));
   }
 
   // How the move is written, judged on the position before it.
@@ -185,10 +191,14 @@ struct Replayer::Impl {
     if (san.style & StyleLongAlgebraic) report("long algebraic notation: expected " + format_san(before, m));
     if (san.style & StyleEpSuffix) report("'e.p.' is not part of SAN");
     if (san.style & StyleDoubleCheck) report("'++' for check: SAN writes '+' for every check");
-    if (san.piece != Pawn && san.kind == San::Kind::Normal && !(san.style & StyleLongAlgebraic)) {
+    bool san_shown = san.style & StyleLongAlgebraic;  // a message that gives the SAN, which has the capture sign right
+    if (san.piece != Pawn && san.kind == San::Kind::Normal && !san_shown) {
       int given = (san.from_file >= 0) + (san.from_rank >= 0);
-      if (given > 0 && given > shape.from_file + shape.from_rank) report("superfluous disambiguation: expected " + format_san(before, m));
+      san_shown = given > 0 && given > shape.from_file + shape.from_rank;
+      if (san_shown) report("superfluous disambiguation: expected " + format_san(before, m));
     }
+    if (san.capture != shape.capture && !san_shown)  // Qd1d4 for Qxd4 and UCI: one message, not two
+      report(std::string(san.capture ? "capture sign but the move takes nothing" : "the move captures") + ": expected " + format_san(before, m));
   }
 
   void take_pending(MoveNode& node) {
@@ -207,7 +217,7 @@ struct Replayer::Impl {
     Frame& f = frames.back();
     MoveNode& node = f.line->emplace_back();
     take_pending(node);
-    if (f.broken) return keep_text(node, token);
+    if (f.broken) return keep_unreplayed(f, node, token);
     // Plain English SAN in a game not written in another language. The reader's San is
     // used in place: it was written a byte at a time, and a copy's wider load of those
     // fresh bytes would wait for the stores (a store-forwarding stall, seen with perf).
@@ -283,7 +293,7 @@ struct Replayer::Impl {
   void play(Frame& f, MoveNode& node, const San& san, const Move& m, std::uint64_t offset, std::string_view token) {
     const Position& before = f.state.position();
     SanShape shape = san_shape(before, m, san);
-    if (!usual_form(san)) check_form(san, shape, before, m, offset, token);
+    if (!usual_form(san, shape)) check_form(san, shape, before, m, offset, token);
     if (options.on_mainline_move && f.line == &rec.mainline) options.on_mainline_move(rec, before, m);
     f.state.play(m);
     shape.suffix = check_suffix(f.state.position());
@@ -292,6 +302,25 @@ struct Replayer::Impl {
     if (san.suffix != shape.suffix)
       report_suffix(place_before(f.state.position()), offset, token, san.suffix, shape.suffix);
   }
+
+  // A token after the line broke, in the node add_move began: kept as text, up to
+  // MaxUnreplayed a game; past that the node and its notes go.
+  [[gnu::noinline]] void keep_unreplayed(Frame& f, MoveNode& node, std::string_view token) {
+    if (cut || ++unreplayed > MaxUnreplayed) {
+      if (!cut)
+        diagnose(false, rec.start, 0, {}, "the movetext after " + std::to_string(MaxUnreplayed) +
+                                              " tokens not replayed is left out (the game's text is kept whole for rejects)");
+      cut = true;
+      f.line->pop_back();
+      pending_comments.clear();
+      pending_nags.clear();
+      return;
+    }
+    keep_text(node, token);
+  }
+
+  // Whether what comes now is left out: past MaxUnreplayed, in a line that broke.
+  [[nodiscard]] bool left_out() const { return cut && !frames.empty() && frames.back().broken; }
 
   static void break_line(Frame& f, MoveNode& node, std::string_view token) {
     f.broken = true;
@@ -304,6 +333,7 @@ struct Replayer::Impl {
 
   Visit open_variation(std::uint64_t offset) {
     start();
+    if (left_out()) return Visit::Skip;
     Frame& f = frames.back();
     if (f.line->empty()) {
       diagnose(true, offset, 0, {}, "a variation must follow the move it replaces");
@@ -356,23 +386,15 @@ struct Replayer::Impl {
     }
   }
 
-  // Each name is compared with the earlier ones only when one of them has its length
-  // and first byte: nearly always none has.
+  // One warning a repeated tag, up to a few: a file may repeat one tag 80,000 times.
   void report_duplicate_tags() {
-    const auto& tags = rec.tags;
-    std::uint64_t seen = 0;
-    for (std::size_t i = 0; i < tags.size(); ++i) {
-      const std::string& name = tags[i].first;
-      std::uint64_t bit = name_bit(name);
-      if (seen & bit) {
-        for (std::size_t j = 0; j < i; ++j)
-          if (same_name(tags[j].first, name)) {
-            diagnose(false, rec.start, 0, {}, "duplicate tag " + name);
-            break;
-          }
-      }
-      seen |= bit;
-    }
+    constexpr int MaxReported = 8;
+    int repeated = 0;
+    for_each_repeated_tag(rec.tags, [&](std::size_t i) {
+      if (++repeated <= MaxReported) diagnose(false, rec.start, 0, {}, "duplicate tag " + rec.tags[i].first);
+    });
+    if (repeated > MaxReported)
+      diagnose(false, rec.start, 0, {}, std::to_string(repeated - MaxReported) + " more duplicate tags");
   }
 
   void finish_tag_checks() {
@@ -386,6 +408,15 @@ struct Replayer::Impl {
       if (n != plies)
         diagnose(false, rec.start, 0, {}, "PlyCount tag says " + std::string(pc) + " but the game has " + std::to_string(plies) + " plies");
     }
+  }
+
+  // A game ends with a result (1-0, 0-1, 1/2-1/2 or *); a missing one is a slip, shown
+  // where it was expected: after the game's last text.
+  void check_termination(std::string_view raw) {
+    if (!rec.result.empty()) return;
+    std::size_t last = raw.find_last_not_of(" \t\n\r\f\v");
+    std::size_t end = last == std::string_view::npos ? 0 : last + 1;
+    diagnose(options.strict, rec.start.offset + end, 0, {}, "no result at the end of the game: expected 1-0, 0-1, 1/2-1/2 or *");
   }
 
   void finish() {
@@ -424,6 +455,8 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
   s.pending_nags.clear();
   s.started = false;
   s.break_at_start = false;
+  s.unreplayed = 0;
+  s.cut = false;
   s.preferred = s.options.notation;
   s.known_tags.fill(-1);
   return Visit::Continue;
@@ -455,6 +488,7 @@ Visit Replayer::san_move(std::string_view token, const San& san, std::uint64_t o
 // read after the set-up was kept but not played from.
 Visit Replayer::nag(int nag, std::uint64_t) {
   Impl& s = *impl_;
+  if (s.left_out()) return Visit::Continue;
   if (!s.started || s.frames.back().line->empty() || !s.pending_comments.empty())
     s.pending_nags.push_back(std::uint8_t(nag));
   else
@@ -464,6 +498,7 @@ Visit Replayer::nag(int nag, std::uint64_t) {
 
 Visit Replayer::comment(std::string_view text, std::uint64_t) {
   Impl& s = *impl_;
+  if (s.left_out()) return Visit::Continue;
   if (!s.started || s.frames.back().line->empty()) s.pending_comments.emplace_back(text);
   else s.frames.back().line->back().annotate().comments.emplace_back(text);
   return Visit::Continue;
@@ -476,6 +511,7 @@ void Replayer::result(std::string_view text, std::uint64_t) { impl_->rec.result 
 Visit Replayer::end_game(const pgn::GameEnd& end) {
   Impl& s = *impl_;
   s.finish();
+  s.check_termination(end.raw);
   if (s.options.keep_raw || !s.rec.valid()) {
     s.rec.raw = end.raw;
     s.rec.encoding = end.encoding;
@@ -489,8 +525,8 @@ void Replayer::syntax_error(const pgn::SyntaxError& error) {
     if (s.on_input_error) s.on_input_error(error);
     return;
   }
-  s.diagnose(!error.warning, error.pos, 0, {}, error.message);
-  if (error.warning) return;
+  s.diagnose(!error.warning || (error.strict && s.options.strict), error.pos, 0, {}, error.message);
+  if (error.warning) return;  // read on: the tokens after it are aligned
   // Later tokens may be misaligned: keep them as text. Before the first move the
   // position is not set up yet (a FEN tag may still come), so the break waits for it.
   if (!s.started) s.break_at_start = true;

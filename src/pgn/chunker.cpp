@@ -6,7 +6,9 @@
 //     (games with tags but no moves), or
 //   - any token, '(' or ')' after a result at variation depth 0
 //     (games without tags on one line).
-// Comments after a result stay with that game. {} comments, ; comments, %
+// Comments after a result stay with that game. A chunk of nothing but DOS end-of-file
+// marks (0x1A) is no game, and marks at the input's end are cut off; text before the first
+// tag that starts with a word that is no move is prose, skipped (see is_prose). {} comments, ; comments, %
 // lines and quoted tag values are skipped so brackets inside them do not cut.
 // A game larger than max_game_bytes is dropped while scanning on, so memory
 // stays bounded by that limit plus one block.
@@ -112,11 +114,13 @@ struct GameChunker::Impl {
     enum class Mode { Normal, Brace, LineRest, Tag, TagString, Token };
 
     Impl(Source& src, const ReaderOptions& o)
-        : dec(src, o.encoding, o.block_size), max_game(o.max_game_bytes), block(o.block_size) {}
+        : dec(src, o.encoding, o.block_size), max_game(o.max_game_bytes), block(o.block_size),
+          words(o.words.pieces, o.words.space_after_piece) {}
 
     Decoder dec;
     Buffer buf;
     std::size_t max_game, block;
+    grammar::pgn::WordTable words;  // to tell prose from movetext before the first tag
     std::size_t start = 0, scan = 0;  // game start and scan position in buf
     std::uint64_t base = 0;           // decoded offset of buf[0]
     bool eof = false;
@@ -137,6 +141,11 @@ struct GameChunker::Impl {
     std::size_t tag_at[32] = {};
     std::uint64_t tag_names[32] = {};
     unsigned tag_count = 0, hashed = 0;
+
+    // Prose skipped before the first tag, for the next game to report (RawGame::prose).
+    std::string prose;
+    std::uint32_t prose_line = 0, prose_column = 0;
+    std::uint64_t prose_offset = 0;
 
     // Dropping an oversized game.
     bool dropping = false;
@@ -229,6 +238,41 @@ struct GameChunker::Impl {
         return b[last - 1] == ']' ? e : npos;
     }
 
+    // Where the text of buf[start, end) ends before DOS end-of-file marks (0x1A, which
+    // old editors wrote after the last game) among its trailing blanks; `end` if none.
+    std::size_t before_eof_marks(std::size_t end) const {
+        const char* b = buf.data.get();
+        std::size_t cut = end;
+        for (std::size_t e = end; e > start && (is_ws(b[e - 1]) || b[e - 1] == '\x1A'); --e)
+            if (b[e - 1] == '\x1A') cut = e - 1;
+        return cut;
+    }
+
+    // Whether buf[start, end), the input's first text, cut where tags begin and holding
+    // none, is prose (a title, a note) rather than a game without tags: its first word is
+    // no move, number, comment or result.
+    [[gnu::noinline]] bool is_prose(std::size_t end) const {
+        const char* b = buf.data.get();
+        if (index != 0 || tag_count != 0 || ended || dropping || end >= buf.size || b[end] != '[') return false;
+        auto c = static_cast<unsigned char>(b[start]);
+        if (c < 0x80 && !((c | 0x20) >= 'a' && (c | 0x20) <= 'z')) return false;
+        std::size_t e = start;
+        while (e < end && !ends_token(b[e])) ++e;
+        return grammar::pgn::move_length(b + start, b + e, words) == 0;
+    }
+
+    // Notes the prose at buf[start, end) for the next game: its place and its first line.
+    void note_prose(std::size_t end) {
+        const char* b = buf.data.get();
+        std::size_t e = start;
+        while (e < end && e - start < 60 && b[e] != '\n' && b[e] != '\r') ++e;
+        while (e < end && e > start && (static_cast<unsigned char>(b[e]) & 0xC0) == 0x80) --e;  // whole characters
+        prose.assign(b + start, e - start);
+        prose_line = line;
+        prose_column = column;
+        prose_offset = base + start;
+    }
+
     enum class Scan { Boundary, NeedMore };
     Scan find_boundary(std::size_t& at);
     bool normal_run(std::size_t& i);
@@ -237,6 +281,8 @@ struct GameChunker::Impl {
     Scan normal_char(std::size_t& i, std::size_t& at);
     void note_encoding(RawGame& g, std::size_t end);
     void emit(RawGame& g, std::size_t end);
+    bool take(RawGame& g, std::size_t end, bool at_eof);
+    [[gnu::noinline]] void skip_chunk(std::size_t cut, std::size_t end);
     bool next(RawGame& g);
 };
 
@@ -487,6 +533,11 @@ void GameChunker::Impl::emit(RawGame& g, std::size_t end) {
     const char* b = buf.data.get();
     g.index = ++index;
     g.problem.clear();
+    g.prose.clear();
+    if (!prose.empty()) g.prose.swap(prose);  // a move-assign would copy a short string's bytes, every game
+    g.prose_line = prose_line;
+    g.prose_column = prose_column;
+    g.prose_offset = prose_offset;
     if (!dropping && end - start > max_game) {  // found whole in one block, still too big
         dropping = true;
         drop_offset = base + start;
@@ -519,13 +570,34 @@ void GameChunker::Impl::emit(RawGame& g, std::size_t end) {
     reset_game();
 }
 
+// Emits buf[start, end), less the end-of-file marks at the input's end; false when
+// nothing but marks and blanks is left (a chunk cut at a mark after a result), which is
+// no game, or when it is prose before the first tag, noted for the next game.
+bool GameChunker::Impl::take(RawGame& g, std::size_t end, bool at_eof) {
+    std::size_t cut = end;
+    if ((at_eof || buf.data[start] == '\x1A') && !dropping) cut = before_eof_marks(end);
+    if (cut != start && (index != 0 || !is_prose(end))) {
+        emit(g, cut);
+        return true;
+    }
+    skip_chunk(cut, end);
+    return false;
+}
+
+// Leaves buf[start, end) to the scan, which goes on over it as over blank space before
+// a game; notes it first if it is prose.
+void GameChunker::Impl::skip_chunk(std::size_t cut, std::size_t end) {
+    if (cut != start) note_prose(end);
+    reset_game();
+}
+
 bool GameChunker::Impl::next(RawGame& g) {
     for (;;) {
         std::size_t at = 0;
         if (find_boundary(at) == Scan::Boundary) {
             scan = at;
-            emit(g, at);
-            return true;
+            if (take(g, at, false)) return true;
+            continue;
         }
         if (!content && !dropping) {  // blank space before a game belongs to none: keep none of it
             advance(buf.data.get() + start, scan - start);
@@ -545,8 +617,8 @@ bool GameChunker::Impl::next(RawGame& g) {
         if (eof) {
             if (dropping || content) {
                 scan = buf.size;
-                emit(g, buf.size);
-                return true;
+                if (take(g, buf.size, true)) return true;
+                continue;
             }
             dec.throw_failure();  // after every game read before it
             return false;

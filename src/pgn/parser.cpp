@@ -1,6 +1,7 @@
 // Runs the PEGTL grammar over one game chunk and turns matches into visitor
 // events. The grammar stays in this file so users never compile it.
 #include <charconv>
+#include <cstring>
 
 #include "qipu/grammar/pgn.hpp"
 #include "qipu/notation/plain_san.hpp"
@@ -72,12 +73,18 @@ struct State {
         skip_game = quiet = true;
         if (r == Visit::Stop) stop = true;
     }
-    void error(const char* at, std::string message, bool warning = false) {
+    void error(const char* at, std::string message, bool warning = false, bool strict = false) {
         if (opts.junk_as_game) live();
+        report(SyntaxError{raw->index, lines.at(offset(at)), std::move(message), warning, strict});
+    }
+    void report(const SyntaxError& e) {
         ++errors;
         ++stats->errors;
-        v->syntax_error(SyntaxError{raw->index, lines.at(offset(at)), std::move(message), warning});
+        v->syntax_error(e);
     }
+    // A slip read on: a warning, an error for strict readers.
+    void slip(const char* at, std::string message) { error(at, std::move(message), true, true); }
+    void slip_at(SourcePos pos, std::string message) { report(SyntaxError{raw->index, pos, std::move(message), true, true}); }
     void open_variation(const char* at) {
         if (depth >= opts.max_variation_depth)
             throw GameError{at, "variations nested deeper than " + std::to_string(opts.max_variation_depth)};
@@ -242,6 +249,35 @@ struct action<g::unknown_token> {
 template <>
 struct action<g::var_unknown> : action<g::unknown_token> {};
 
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+// Whether the periods at p follow a move number, as in "12. ... Nf6" or "12\n...":
+// looks back over blanks and the number's own periods to its digits.
+bool after_move_number(const char* begin, const char* p) {
+    while (p > begin && is_blank(p[-1])) --p;
+    for (;;) {
+        if (p > begin && p[-1] == '.') --p;
+        else if (p - begin >= 3 && std::memcmp(p - 3, "\xE2\x80\xA6", 3) == 0) p -= 3;
+        else break;
+    }
+    const char* digits = p;
+    while (p > begin && is_digit(p[-1])) --p;
+    return p != digits && (p == begin || is_blank(p[-1]) || p[-1] == '(' || p[-1] == ')' || p[-1] == '}');
+}
+
+// "..." (or "…") before Black's move and periods after a move number are numbering;
+// any other run of periods ("$18.") is a slip.
+template <>
+struct action<g::periods> {
+    template <typename In>
+    static void apply(const In& in, State& st) {
+        std::string_view t = in.string_view();
+        if (t == "..." || t == "\xE2\x80\xA6" || after_move_number(st.text, in.begin())) return;
+        st.slip(in.begin(), "stray " + quoted(t) + ": periods belong after a move number");
+    }
+};
+
 // Raises GameError with the rule's message at a failed must<> point.
 template <typename Rule>
 struct control : pegtl::normal<Rule> {
@@ -252,15 +288,14 @@ struct control : pegtl::normal<Rule> {
     }
 };
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-// g::move_number by hand, at a digit: digits, spaces, then dots or ellipses; nullptr if
-// not one.
+// g::move_number by hand, at a digit: digits, spaces, then dots or ellipses, or digits
+// alone before a blank; nullptr if not one.
 const char* move_number_end(const char* p, const char* end) {
     do ++p;
     while (p < end && is_digit(*p));
     bool more = p + 1 < end && (p[1] == '.' || p[1] == '\xE2');  // 12... or 12.…
     if (p < end && *p == '.' && !more) return p + 1;                // 12. as nearly always
+    const char* digits = p;
     while (p < end && (*p == ' ' || *p == '\t')) ++p;
     const char* dots = p;
     for (;;) {
@@ -268,7 +303,8 @@ const char* move_number_end(const char* p, const char* end) {
         else if (g::starts(p, end, "\xE2\x80\xA6")) p += 3;
         else break;
     }
-    return p == dots ? nullptr : p;
+    if (p != dots) return p;
+    return digits == end || is_blank(*digits) ? digits : nullptr;  // "1 e4": no period
 }
 
 // Length of a move token of the usual SAN shape, [NBRQK][file][rank][x]square[=NBRQ][+#],
@@ -333,6 +369,11 @@ Visit GameParser::parse(const RawGame& raw, Visitor& v, ReadStats& stats) {
         ++stats.errors;
         v.syntax_error(SyntaxError{raw.index, st.start_pos(), raw.problem});
         return Visit::Continue;
+    }
+    if (!raw.prose.empty()) {
+        st.live();  // the warning belongs to this game, the input's first
+        st.slip_at(SourcePos{raw.prose_line, raw.prose_column, raw.prose_offset},
+                   "text before the first game skipped: " + quoted(std::string_view(raw.prose)));
     }
     if (raw.invalid_bytes > 0)
         st.error(raw.text.data() + (raw.first_invalid - raw.byte_offset),

@@ -131,7 +131,12 @@ struct glyph {
 };
 struct move : seq<san_move, star<glyph>> {};
 struct ellipsis : string<'\xE2', '\x80', '\xA6'> {};  // U+2026
-struct move_number : seq<plus<digit>, space, plus<sor<one<'.'>, ellipsis>>> {};
+struct dots : plus<sor<one<'.'>, ellipsis>> {};
+// 12. or 12... or 12 ... ; or 12 alone before a blank (import format allows no period).
+struct move_number : seq<plus<digit>, sor<seq<space, dots>, pegtl::at<sor<blank, eof>>>> {};
+// Periods standing alone: after a move number (12. ... Nf6), or "..." before Black's
+// move (1. e4 ... e5), they are read as part of the numbering; elsewhere a stray '.'.
+struct periods : dots {};
 struct nag : seq<one<'$'>, plus<digit>> {};
 struct result_token : scanned<result_token> {
     template <typename... S>
@@ -152,13 +157,13 @@ struct var_result : result_token {};  // a result inside a variation: reported, 
 struct var_unknown : sor<plus<not_one<' ', '\t', '\n', '\r', '\f', '\v', '{', '}', '(', ')', ';', '[', ']'>>, not_one<')'>> {};
 struct variation;
 struct var_item : sor<blank, move_number, move, comment, variation, nag, glyph, var_result,
-                      line_comment, escape_line, ep_token, var_unknown> {};
+                      line_comment, escape_line, ep_token, periods, var_unknown> {};
 struct variation : if_must<var_open, star<var_item>, var_close> {};
 
 // ---- a game ---------------------------------------------------------------------
 struct stray_close : one<')'> {};
 struct item : sor<blank, move_number, move, comment, variation, nag, glyph, result_token,
-                  line_comment, escape_line, ep_token, stray_close, unknown_token> {};
+                  line_comment, escape_line, ep_token, stray_close, periods, unknown_token> {};
 struct header : star<sor<blank, comment, line_comment, escape_line, tag>> {};
 struct game : seq<header, star<item>, eof> {};
 

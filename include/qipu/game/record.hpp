@@ -50,13 +50,15 @@ struct MoveNode {
   [[nodiscard]] std::string_view token() const { return notes ? std::string_view(notes->token) : std::string_view(); }
 };
 
+using Tags = std::vector<std::pair<std::string, std::string>>;
+
 struct GameRecord {
   // User-provided on purpose (why: ARCHITECTURE.md, "Records are reused").
   GameRecord() {}  // NOLINT(modernize-use-equals-default)
 
   std::uint64_t index = 0;  // position of the game in its input, from 1
   pgn::SourcePos start;
-  std::vector<std::pair<std::string, std::string>> tags;  // in source order
+  Tags tags;  // in source order
   std::optional<std::string> start_fen;                   // set-up position, when given
   Position start_position;
   Line mainline;
@@ -85,6 +87,38 @@ struct GameRecord {
 // Tag names compared as the PGN standard does: case-sensitive, byte for byte.
 bool same_name(std::string_view a, std::string_view b);
 
+// A tag name's bit in a 64-bit set, from its length and first byte: two names rarely
+// share one, so a set of names nearly always tells a name outside it at once.
+constexpr std::uint64_t name_bit(std::string_view name) {
+  return std::uint64_t{1} << ((name.size() * 7 + (name.empty() ? 0 : name[0])) & 63);
+}
+
+// Up to this many tags, repeated names are found by name bits and compares (no
+// allocation, as every game needs); beyond, by a hash set: 80,000 tags fill every bit.
+constexpr std::size_t FewTags = 64;
+// Indexes of the tags whose name an earlier tag has, for more than FewTags tags.
+std::vector<std::size_t> repeated_tags(const Tags& tags);
+
+// Calls f(i) for each tag whose name an earlier tag has, in order; linear in the tags.
+template <class F>
+void for_each_repeated_tag(const Tags& tags, F&& f) {
+  if (tags.size() > FewTags) {
+    for (std::size_t i : repeated_tags(tags)) f(i);
+    return;
+  }
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < tags.size(); ++i) {
+    std::uint64_t bit = name_bit(tags[i].first);
+    if (seen & bit)  // compared with the earlier names only when one shares the bit
+      for (std::size_t j = 0; j < i; ++j)
+        if (same_name(tags[j].first, tags[i].first)) {
+          f(i);
+          break;
+        }
+    seen |= bit;
+  }
+}
+
 // The values of the tags that say where a game starts; empty when missing.
 struct StartTags {
   std::string_view fen, variant, setup, game;
@@ -93,10 +127,11 @@ struct StartTags {
 // Sets rec.start_position (and start_fen) from the Variant, SetUp and FEN tags (and Game,
 // to recognise xiangqi). Returns what is wrong with them, or an empty string. With
 // `repairs`, slips in the FEN's clocks are accepted and described there (see
-// Position::from_fen).
+// Position::from_fen). SetUp "1" without a FEN tag plays from the standard start; with
+// `slip`, that is described there (a warning, or an error under --strict).
 std::string set_up_start(GameRecord& rec, std::string* repairs = nullptr);
 // The same, with the tags already found (the replayer notes them as they are read).
-std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs);
+std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs, std::string_view* slip = nullptr);
 
 // "31. Qxe1" or "31... Qxe1" for a move played from `before` (the text shown as by
 // display_token).

@@ -24,7 +24,9 @@
 //   space included, as one token.
 // - GameInfo::index numbers chunks: text that holds no tag, move or result
 //   (junk between games) uses up an index but produces only syntax errors
-//   (unless ReaderOptions::junk_as_game).
+//   (unless ReaderOptions::junk_as_game). Prose before the input's first tag (a
+//   title, a note) uses none: it is skipped and reported in the first game as a
+//   slip (SyntaxError::strict); nor does a chunk of DOS end-of-file marks (0x1A).
 #pragma once
 
 #include <cstdint>
@@ -86,6 +88,11 @@ struct RawGame {
     // non-ASCII character, where the note about it points.
     bool own_encoding = false;
     std::uint64_t own_encoding_at = 0;
+    // Prose before the input's first tag (a title, a note), skipped: its first line, cut
+    // to 60 bytes, and its place, for a warning in this game (the first). Empty if none.
+    std::string prose;
+    std::uint32_t prose_line = 0, prose_column = 0;
+    std::uint64_t prose_offset = 0;
 };
 
 // Splits a source into game chunks (see chunker.cpp for the boundary rule).

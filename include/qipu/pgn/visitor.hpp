@@ -47,6 +47,7 @@ struct SyntaxError {
     SourcePos pos;
     std::string message;           // says what was expected
     bool warning = false;          // the text was read anyway (bytes invalid in the encoding)
+    bool strict = false;           // a warning that strict readers count as an error (a stray '.')
 };
 
 class Visitor {
