@@ -552,13 +552,10 @@ void GameChunker::Impl::emit(RawGame& g, std::size_t end) {
 // nothing but marks and blanks is left (a chunk cut at a mark after a result), which is
 // no game, or when it is prose before the first tag, noted for the next game.
 bool GameChunker::Impl::take(RawGame& g, std::size_t end, bool at_eof) {
-    if (dropping) {  // reported as too large, text or not
-        emit(g, end);
-        return true;
-    }
     std::size_t cut = end;
-    if (at_eof || buf.data[start] == '\x1A') cut = before_eof_marks(end);
-    if (cut != start && (index != 0 || !is_prose(end))) {
+    if ((at_eof || buf.data[start] == '\x1A') && !dropping) cut = before_eof_marks(end);
+    // A game dropped as too large is reported, whatever its (empty) text.
+    if ((cut != start && (index != 0 || !is_prose(end))) || dropping) {
         emit(g, cut);
         return true;
     }
