@@ -576,7 +576,8 @@ void GameChunker::Impl::emit(RawGame& g, std::size_t end) {
 bool GameChunker::Impl::take(RawGame& g, std::size_t end, bool at_eof) {
     std::size_t cut = end;
     if ((at_eof || buf.data[start] == '\x1A') && !dropping) cut = before_eof_marks(end);
-    if (cut != start && (index != 0 || !is_prose(end))) {
+    // A game dropped as too large is reported, whatever its (empty) text.
+    if ((cut != start && (index != 0 || !is_prose(end))) || dropping) {
         emit(g, cut);
         return true;
     }
