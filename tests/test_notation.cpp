@@ -675,5 +675,5 @@ TEST_CASE("find_move names the move generation finds, on every sample position",
   }
   INFO(checked << " SANs, " << found << " naming a move");
   CHECK(mismatches == 0);
-  CHECK(found > 3000000);
+  CHECK(found > 1500000);  // 1.8 million on the world championship games
 }
