@@ -2,8 +2,9 @@
 # A Release build optimised with a profile (GCC's -fprofile-generate / -fprofile-use):
 # an instrumented qipu checks, converts and imports training games, then the same build
 # directory is compiled again with the counts it recorded. The training games are
-# data/*.pgn and, where the shared corpora sit beside the source tree, the lichess and
-# TWIC files: other games than the pgnmentor benchmark's.
+# data/*.pgn (the world championship matches in English and Chinese notation, and the
+# classics) and, where the corpora are found ($QIPU_CORPORA, else ../shared/corpora beside
+# the source tree), the lichess and TWIC files: never the pgnmentor benchmark's games.
 # Usage: bench/build_pgo.sh [build-dir]   (default: build-pgo)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,7 +17,8 @@ rm -rf "$profile"
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DQIPU_PGO=generate -DQIPU_PGO_DIR="$profile"
 cmake --build "$build" -j2 --target qipu
 inputs=("$here"/data/*.pgn)
-for f in "$here"/../shared/corpora/real/lichess-twic/*.pgn; do [ -e "$f" ] && inputs+=("$f"); done
+corpora=${QIPU_CORPORA:-$here/../shared/corpora}
+for f in "$corpora"/real/lichess-twic/*.pgn; do [ -e "$f" ] && inputs+=("$f"); done
 echo "training on ${#inputs[@]} files"
 # Exit codes are not looked at: training games may hold errors, which is the point.
 "$build"/qipu check --jobs 2 "${inputs[@]}" >/dev/null || true

@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "corpora.hpp"
+
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,12 +39,12 @@ inline std::string slurp(const std::string& p) {
 }
 
 // Reads fd to its end.
-// The pgnmentor files of these players (../shared/corpora/real/pgnmentor), one after
-// another in `to`: real collections of known size for import tests.
+// The pgnmentor files of these players (corpora/real/pgnmentor, tests/corpora.hpp), one
+// after another in `to`: real collections of known size for import tests.
 inline fs::path write_pgnmentor(const fs::path& to, std::initializer_list<const char*> players) {
   std::ofstream out(to, std::ios::binary);
   for (const char* name : players)
-    out << slurp(std::string(QIPU_SHARED) + "/corpora/real/pgnmentor/data__pgn__" + name + ".pgn");
+    out << slurp(corpora::path(std::string("real/pgnmentor/data__pgn__") + name + ".pgn"));
   return to;
 }
 

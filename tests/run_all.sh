@@ -5,10 +5,18 @@
 #      seven tests in ASAN_SKIP (see there);
 #   3. a short run of every libFuzzer target (build-fuzz/, clang) on its seed corpus,
 #      FUZZ_SECONDS each (default 20); a crash fails the command.
-# Any failure stops it with a non-zero exit.
+# Any failure stops it with a non-zero exit. The tests that read the large corpora find
+# them at $QIPU_CORPORA, else ../shared/corpora beside the checkout, and are skipped (with
+# one line each, and ctest's "Skipped") where they are not there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzz_seconds=${FUZZ_SECONDS:-20}
+corpora=${QIPU_CORPORA:-../shared/corpora}
+if [ -d "$corpora" ]; then
+  echo "== corpora: $corpora (the corpus tests run)"
+else
+  echo "== corpora: $corpora is absent, so the corpus tests are skipped (QIPU_CORPORA=DIR names them)"
+fi
 
 # Slow there (minutes: whole real corpora, 256 MB of PGN, deep perft) or timing-bound
 # (the SIGKILL rounds); the Release run covers them, the fuzz targets the same code.

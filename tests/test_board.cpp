@@ -1,8 +1,9 @@
 // Tests for src/board: FEN reading and writing, legal move generation (perft against
 // published suites), Chess960 castling, Polyglot keys and game termination.
 //
-// Expected values come from the data files in QIPU_SHARED (Ethereal, python-chess,
-// shakmaty and kokopu test suites), from published references (chessprogramming.org
+// Expected values come from data files: in tests/data (scalachess's copies of the
+// python-chess and shakmaty perft suites, a Stockfish book) and in the corpora
+// (tests/corpora.hpp: Ethereal and kokopu suites), from published references (chessprogramming.org
 // perft results, the Polyglot book-format specification) or from positions worked out
 // by hand, with the reasoning in a comment.
 //
@@ -26,11 +27,14 @@
 #include "qipu/board/perft.hpp"
 #include "qipu/board/position.hpp"
 
+#include "corpora.hpp"
+
 using namespace qipu;
 
 namespace {
 
-std::string corpus(const std::string& rel) { return std::string(QIPU_SHARED) + "/corpora/" + rel; }
+// A file of the repository's own sample, tests/data.
+std::string sample(const std::string& rel) { return std::string(QIPU_TEST_DATA) + "/" + rel; }
 
 std::uint64_t env_cap() {
   const char* v = std::getenv("QIPU_PERFT_MAX_NODES");
@@ -310,25 +314,35 @@ TEST_CASE("perft: divide sums to perft and names moves in UCI", "[board][perft]"
   CHECK(perft(pos, 0) == 1);
 }
 
-TEST_CASE("perft: Ethereal standard.epd", "[board][perft][suite]") {
-  auto lines = read_epd_suite(corpus("perft/ethereal/src__perft__standard.epd"));
+TEST_CASE("perft: Ethereal standard.epd", "[board][perft][suite][corpus]") {
+  QIPU_NEEDS_CORPORA("perft/ethereal/src__perft__standard.epd");
+  auto lines = read_epd_suite(corpora::path("perft/ethereal/src__perft__standard.epd"));
   REQUIRE(lines.size() == 128);
   PerftStats st = run_perft(lines, false, node_cap(5'000'000));
   CHECK(st.positions == 128);
   CHECK(st.entries >= 127 * 4);
 }
 
-TEST_CASE("perft: Ethereal fischer.epd (Chess960, Shredder-FEN)", "[board][perft][suite][chess960]") {
-  auto lines = read_epd_suite(corpus("perft/ethereal/src__perft__fischer.epd"));
+TEST_CASE("perft: Ethereal fischer.epd (Chess960, Shredder-FEN)", "[board][perft][suite][chess960][corpus]") {
+  QIPU_NEEDS_CORPORA("perft/ethereal/src__perft__fischer.epd");
+  auto lines = read_epd_suite(corpora::path("perft/ethereal/src__perft__fischer.epd"));
   REQUIRE(lines.size() == 960);
   PerftStats st = run_perft(lines, true, node_cap(5'000'000));
   CHECK(st.positions == 960);
   CHECK(st.entries >= 960 * 3);
 }
 
-TEST_CASE("perft: python-chess and shakmaty tricky.perft", "[board][perft][suite]") {
+TEST_CASE("perft: tricky.perft (scalachess)", "[board][perft][suite]") {
+  auto lines = read_perft_suite(sample("perft/tricky.perft"));
+  REQUIRE(lines.size() == 18);
+  PerftStats st = run_perft(lines, false, node_cap(5'000'000));
+  CHECK(st.positions == 18);
+}
+
+TEST_CASE("perft: python-chess and shakmaty tricky.perft", "[board][perft][suite][corpus]") {
+  QIPU_NEEDS_CORPORA("perft/python-chess", "perft/shakmaty");
   for (const char* file : {"perft/python-chess/examples__perft__tricky.perft", "perft/shakmaty/shakmaty__tests__tricky.perft"}) {
-    auto lines = read_perft_suite(corpus(file));
+    auto lines = read_perft_suite(corpora::path(file));
     REQUIRE(lines.size() >= 19);
     std::vector<PerftLine> accepted;
     for (const PerftLine& pl : lines) {
@@ -345,23 +359,20 @@ TEST_CASE("perft: python-chess and shakmaty tricky.perft", "[board][perft][suite
   }
 }
 
-TEST_CASE("perft: python-chess and shakmaty chess960.perft", "[board][perft][suite][chess960]") {
-  // The same 960 positions as fischer.epd (run deeper above); here the shallow entries,
-  // read from EPD with (shakmaty) and without (python-chess) clock fields.
-  for (const char* file : {"perft/python-chess/examples__perft__chess960.perft", "perft/shakmaty/shakmaty__tests__chess960.perft"}) {
-    auto lines = read_perft_suite(corpus(file));
-    REQUIRE(lines.size() == 960);
-    PerftStats st = run_perft(lines, true, node_cap(20'000));
-    CHECK(st.entries >= 960 * 2);
-  }
+TEST_CASE("perft: chess960.perft (every fourth position)", "[board][perft][suite][chess960]") {
+  // A quarter of the 960 positions of fischer.epd (run deeper above, with the corpora);
+  // here the shallow entries, read from EPD with clock fields.
+  auto lines = read_perft_suite(sample("perft/chess960.perft"));
+  REQUIRE(lines.size() == 240);
+  PerftStats st = run_perft(lines, true, node_cap(20'000));
+  CHECK(st.entries >= 240 * 2);
 }
 
-TEST_CASE("perft: random.perft (sampled)", "[board][perft][suite]") {
-  auto lines = read_perft_suite(corpus("perft/shakmaty/shakmaty__tests__random.perft"));
-  REQUIRE(lines.size() == 6838);
-  bool full = env_cap() > 0;
-  PerftStats st = run_perft(lines, false, node_cap(1'000'000), full ? 1 : 3);
-  CHECK(st.positions >= 6838 / 3);
+TEST_CASE("perft: random.perft (every tenth position)", "[board][perft][suite]") {
+  auto lines = read_perft_suite(sample("perft/random.perft"));
+  REQUIRE(lines.size() == 684);
+  PerftStats st = run_perft(lines, false, node_cap(1'000'000));
+  CHECK(st.positions == 684);
 }
 
 // ===================================================================== kokopu positions
@@ -412,8 +423,9 @@ std::string castling_letters(const Position& pos, bool chess960) {
 
 }  // namespace
 
-TEST_CASE("kokopu positions.csv: legal moves, check, mate, stalemate, dead positions", "[board][kokopu]") {
-  auto rows = read_tsv(corpus("perft/kokopu/test__resources__positions.csv"));
+TEST_CASE("kokopu positions.csv: legal moves, check, mate, stalemate, dead positions", "[board][kokopu][corpus]") {
+  QIPU_NEEDS_CORPORA("perft/kokopu/test__resources__positions.csv");
+  auto rows = read_tsv(corpora::path("perft/kokopu/test__resources__positions.csv"));
   int checked = 0;
   for (const KokopuRow& row : rows) {
     const std::string& variant = row["VARIANT"];
@@ -460,10 +472,11 @@ TEST_CASE("kokopu positions.csv: legal moves, check, mate, stalemate, dead posit
   CHECK(checked == 67 + 18);
 }
 
-TEST_CASE("kokopu positions.csv: original FEN fields", "[board][kokopu]") {
+TEST_CASE("kokopu positions.csv: original FEN fields", "[board][kokopu][corpus]") {
+  QIPU_NEEDS_CORPORA("perft/kokopu/test__resources__positions.csv");
   // Where kokopu keeps the given castling and en passant fields, our reader accepts the
   // FEN as written; where kokopu silently drops impossible ones, ours refuses the FEN.
-  auto rows = read_tsv(corpus("perft/kokopu/test__resources__positions.csv"));
+  auto rows = read_tsv(corpora::path("perft/kokopu/test__resources__positions.csv"));
   for (const KokopuRow& row : rows) {
     const std::string& variant = row["VARIANT"];
     if ((variant != "regular" && variant != "chess960") || row["LEGAL"] != "true") continue;
@@ -527,7 +540,8 @@ TEST_CASE("FEN: canonical FENs round trip", "[board][fen]") {
   CHECK(load("  8/8/8/4k3/8/8/8/4K3   b  -  -  3  7 ").fen() == "8/8/8/4k3/8/8/8/4K3 b - - 3 7");
 }
 
-TEST_CASE("FEN: kokopu fens.csv", "[board][fen][kokopu]") {
+TEST_CASE("FEN: kokopu fens.csv", "[board][fen][kokopu][corpus]") {
+  QIPU_NEEDS_CORPORA("perft/kokopu/test__resources__fens.csv");
   // For each row: either we accept it and its placement, turn, castling and en passant
   // fields are written as kokopu writes them (for Chess960, as its FEN_OUT_WITHOUT_XFEN
   // column, KQkq-style, where that has a value), or we refuse it on purpose, for the
@@ -544,7 +558,7 @@ TEST_CASE("FEN: kokopu fens.csv", "[board][fen][kokopu]") {
       {"Ambiguous FEN style with flag on king file", "no rook"},
       {"Castling flag decoding without rooks", "no rook"},
   };
-  auto rows = read_tsv(corpus("perft/kokopu/test__resources__fens.csv"));
+  auto rows = read_tsv(corpora::path("perft/kokopu/test__resources__fens.csv"));
   REQUIRE(rows.size() == 27);
   for (const KokopuRow& row : rows) {
     bool c960 = row["VARIANT"] == "chess960";
@@ -761,8 +775,9 @@ TEST_CASE("Chess960: Shredder-FEN and X-FEN castling fields", "[board][chess960]
   CHECK_FALSE(load(StartFen).chess960());
 }
 
-TEST_CASE("Chess960: the 960 start positions of kokopu scharnagl.csv", "[board][chess960][kokopu]") {
-  auto rows = read_tsv(corpus("perft/kokopu/test__resources__scharnagl.csv"));
+TEST_CASE("Chess960: the 960 start positions of kokopu scharnagl.csv", "[board][chess960][kokopu][corpus]") {
+  QIPU_NEEDS_CORPORA("perft/kokopu/test__resources__scharnagl.csv");
+  auto rows = read_tsv(corpora::path("perft/kokopu/test__resources__scharnagl.csv"));
   REQUIRE(rows.size() == 960);
   std::set<std::string> schemes;
   for (const KokopuRow& row : rows) {
@@ -1040,9 +1055,9 @@ TEST_CASE("game state: stalemate", "[board][game]") {
 
 TEST_CASE("game state: the stalemates_200d30 book reads as legal positions", "[board][game]") {
   // This Stockfish book holds positions that are not (yet) stalemates — each has legal
-  // moves; it is used here as a large set of real positions: every FEN must be accepted
-  // and written back unchanged.
-  std::ifstream in(corpus("positions/stalemates_200d30_v1.epd"));
+  // moves; it is used here (every tenth line of it) as a set of real positions: every FEN
+  // must be accepted and written back unchanged.
+  std::ifstream in(sample("fen/stalemates_200d30_v1-sample.epd"));
   REQUIRE(in.is_open());
   std::string line;
   int n = 0;
@@ -1055,7 +1070,7 @@ TEST_CASE("game state: the stalemates_200d30 book reads as legal positions", "[b
     REQUIRE(r);
     REQUIRE(r.position->fen() == line);
   }
-  CHECK(n == 10796);
+  CHECK(n == 1080);
 }
 
 TEST_CASE("game state: insufficient material", "[board][game]") {

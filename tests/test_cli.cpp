@@ -159,8 +159,8 @@ TEST_CASE("check: --json carries the same facts", "[cli]") {
 }
 
 TEST_CASE("check: --jobs 1 and --jobs 2 give the same output", "[cli]") {
-  // A 3 MB real file (split across workers) and the small fixture.
-  const std::string big = std::string(QIPU_SHARED) + "/corpora/real/chesscom/cancer0707.pgn";
+  // The bundled sample (0.8 MB, split across workers) and the small fixture.
+  const std::string big = QIPU_SOURCE_DIR "/data/world-championships.pgn";
   for (const std::string& f : {big, data("multi.pgn")}) {
     Run one = run_qipu("check --jobs 1 \"" + f + "\"");
     Run two = run_qipu("check --jobs 2 \"" + f + "\"");
@@ -179,9 +179,9 @@ TEST_CASE("check: --jobs 1 and --jobs 2 give the same output", "[cli]") {
 TEST_CASE("check: --jobs 1 and --jobs 2 report failing inputs alike", "[cli]") {
   fs::path dir = temp_dir("jobs");
   const std::string cut = (dir / "cut.pgn.gz").string();
-  // Half of a 3 MB real file, compressed: games come before the error.
-  const std::string big = std::string(QIPU_SHARED) + "/corpora/real/chesscom/cancer0707.pgn";
-  REQUIRE(shell("gzip -c \"" + big + "\" | head -c 400000 > " + cut).code == 0);
+  // Half of the bundled sample, compressed: games come before the error.
+  const std::string big = QIPU_SOURCE_DIR "/data/world-championships.pgn";
+  REQUIRE(shell("gzip -c \"" + big + "\" | head -c 100000 > " + cut).code == 0);
   const std::string latin1 = std::string(QIPU_TEST_DATA) + "/pgn/latin1.pgn";
   const std::string files = "\"" + data("multi.pgn") + "\" " + cut + " \"" + data("no-such-file.pgn") + "\" \"" + latin1 + "\"";
   for (std::string args : {"check ", "check --json ", "convert --to uci "}) {
@@ -197,11 +197,11 @@ TEST_CASE("check: --jobs 1 and --jobs 2 report failing inputs alike", "[cli]") {
   fs::remove_all(dir);
 }
 
-// A file of text that is not PGN at all (kokopu's syntactic-error-2) must not pass.
+// A file of text that is not PGN at all must not pass.
 // The reader reports its tokens as errors but begins no game, so check counts nothing
 // and exits 0: "0 games, 0 valid, 0 invalid, 0 warnings".
 TEST_CASE("check: a file that is not PGN fails", "[cli]") {
-  const std::string f = std::string(QIPU_SHARED) + "/corpora/edge/kokopu/test__resources__pgns__syntactic-error-2__database.pgn";
+  const std::string f = data("not-pgn.txt");
   Run r = run_qipu("check \"" + f + "\"");
   INFO(r.out);
   CHECK(r.code != 0);

@@ -134,8 +134,7 @@ int check_symbols(const Position& pos) {
 }
 
 TEST_CASE("db codec: each legal move has its own symbol and no other symbol decodes", "[db]") {
-  auto games = read_games({std::string(QIPU_TEST_DATA) + "/../../data/classics.pgn",
-                           std::string(QIPU_SHARED) + "/corpora/real/lichess-twic/pgn-reader__benches__twic1599_1000k.pgn"});
+  auto games = read_games({std::string(QIPU_TEST_DATA) + "/../../data/classics.pgn", QIPU_SOURCE_DIR "/data/world-championships.pgn"});
   games.resize(std::min<std::size_t>(games.size(), 60));  // checks, pins, en passant and promotions among them
   std::size_t positions = 0;
   for (const auto& g : games)
@@ -147,9 +146,9 @@ TEST_CASE("db codec: each legal move has its own symbol and no other symbol deco
 }
 
 // Chess960 castling, where king and rook start anywhere on the back rank: the positions
-// of python-chess's Chess960 perft suite and those one move on.
+// of the Chess960 perft suite (a quarter of it, in tests/data) and those one move on.
 TEST_CASE("db codec: Chess960 castling moves have their symbols too", "[db]") {
-  std::ifstream in(std::string(QIPU_SHARED) + "/corpora/perft/python-chess/examples__perft__chess960.perft");
+  std::ifstream in(std::string(QIPU_TEST_DATA) + "/perft/chess960.perft");
   REQUIRE(in.is_open());
   int positions = 0, castles = 0;
   for (std::string line; std::getline(in, line) && positions < 2000;) {
@@ -175,9 +174,10 @@ TEST_CASE("db codec: Chess960 castling moves have their symbols too", "[db]") {
 // The importer encodes moves while the replay plays them; the result must be what
 // encoding the finished record gives, with variations (which the hook must not see),
 // Chess960 set-ups and games without moves among them.
-TEST_CASE("db codec: encoding during replay equals encoding the replayed record", "[db]") {
-  const std::string real = std::string(QIPU_SHARED) + "/corpora/real/";
-  const std::string study = std::string(QIPU_SHARED) + "/corpora/edge/pychess-learn/lessons__lichess_study_";
+TEST_CASE("db codec: encoding during replay equals encoding the replayed record", "[db][corpus]") {
+  QIPU_NEEDS_CORPORA("real", "edge/pychess-learn");
+  const std::string real = corpora::path("real") + "/";
+  const std::string study = corpora::path("edge/pychess-learn/lessons__lichess_study_");
   auto games = encode_while_replaying({real + "lichess-twic/pgn-reader__benches__twic1599_1000k.pgn",
                                        real + "tcec/master-archive__TCEC_Season_16_-_Frc_Cpu_League_1.pgn",
                                        real + "pgnmentor/data__pgn__Adams.pgn", QIPU_TEST_DATA "/pgn/features.pgn",
@@ -228,19 +228,13 @@ TEST_CASE("db codec: every symbol packs and unpacks whole or as a prefix", "[db]
   CHECK(back.empty());
 }
 
-TEST_CASE("db export gives back every game, tag, comment, NAG and variation", "[db]") {
-  const std::string shared = QIPU_SHARED;
-  std::vector<std::string> files = {
-      shared + "/corpora/real/chessjs-bench/benchmarks__benchmark.pgn",
-      shared + "/corpora/real/lichess-twic/pgn-reader__benches__twic1599_1000k.pgn",
-      shared + "/corpora/real/lichess-twic/pgn-reader__benches__lichess_db_1000k.pgn",
-      shared + "/corpora/edge/kokopu/test__resources__games__annotations-1__database.pgn",
-      shared + "/corpora/edge/kokopu/test__resources__games__sub-variations__database.pgn",
-      shared + "/corpora/edge/kokopu/test__resources__games__all-headers__database.pgn",
-  };
-  for (const auto& entry : fs::directory_iterator(shared + "/corpora/real/tcec")) files.push_back(entry.path().string());
+namespace {
+
+// Imports the games of these files in small batches and reads them back: each valid game
+// must be written as before, byte for byte, and the many batches' index segments merged.
+void check_export_is_lossless(const std::vector<std::string>& files, std::size_t at_least) {
   auto games = read_games(files);
-  REQUIRE(games.size() > 1500);
+  REQUIRE(games.size() > at_least);
   fs::path path = temp_db("lossless");
   auto conn = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
   db::ImportOptions o;
@@ -261,6 +255,29 @@ TEST_CASE("db export gives back every game, tag, comment, NAG and variation", "[
   });
   CHECK(i == valid.size());
   CHECK(count_rows(*conn, "SELECT count(*) FROM segment") == 1);  // more than MaxSegments batches: merged
+}
+
+}  // namespace
+
+TEST_CASE("db export gives back every game, tag, comment, NAG and variation of the samples", "[db]") {
+  check_export_is_lossless({QIPU_SOURCE_DIR "/data/world-championships.pgn", QIPU_SOURCE_DIR "/data/world-championships-zh.pgn",
+                            QIPU_SOURCE_DIR "/data/classics.pgn", QIPU_SOURCE_DIR "/data/chinese.pgn",
+                            QIPU_TEST_DATA "/pgn/features.pgn", QIPU_TEST_DATA "/cli/annotated.pgn"},
+                           2000);
+}
+
+TEST_CASE("db export gives back every game, tag, comment, NAG and variation", "[db][corpus]") {
+  QIPU_NEEDS_CORPORA("real", "edge/kokopu");
+  std::vector<std::string> files = {
+      corpora::path("real/chessjs-bench/benchmarks__benchmark.pgn"),
+      corpora::path("real/lichess-twic/pgn-reader__benches__twic1599_1000k.pgn"),
+      corpora::path("real/lichess-twic/pgn-reader__benches__lichess_db_1000k.pgn"),
+      corpora::path("edge/kokopu/test__resources__games__annotations-1__database.pgn"),
+      corpora::path("edge/kokopu/test__resources__games__sub-variations__database.pgn"),
+      corpora::path("edge/kokopu/test__resources__games__all-headers__database.pgn"),
+  };
+  for (const auto& entry : fs::directory_iterator(corpora::path("real/tcec"))) files.push_back(entry.path().string());
+  check_export_is_lossless(files, 1500);
 }
 
 TEST_CASE("db keeps the Date and empty Elo tags as written and stores a date text only when the sortable date cannot give it", "[db]") {
@@ -377,7 +394,7 @@ TEST_CASE("db import skips duplicates and keeps rejects whole", "[db]") {
 }
 
 TEST_CASE("db position index finds exactly the games a replay finds", "[db]") {
-  auto games = read_games({std::string(QIPU_SHARED) + "/corpora/real/lichess-twic/pgn-reader__benches__twic1599_1000k.pgn"});
+  auto games = read_games({QIPU_SOURCE_DIR "/data/world-championships.pgn"});
   fs::path path = temp_db("index");
   auto conn = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
   db::ImportOptions o;
@@ -430,6 +447,7 @@ TEST_CASE("db refuses files that are not qipu databases, and newer schemas", "[d
 }
 
 TEST_CASE("db import killed with SIGKILL leaves whole games and completes on re-run", "[db][slow]") {
+  QIPU_NEEDS_CORPORA("real/pgnmentor");
   // A few MB of real games, so that an import takes long enough to be killed midway.
   fs::path pgn = pgnmentor_players("kill", {"Adams", "Anand", "Carlsen", "Kasparov"});
   fs::path clean = temp_db("clean");
@@ -486,6 +504,7 @@ TEST_CASE("db import killed with SIGKILL leaves whole games and completes on re-
 }
 
 TEST_CASE("db readers query while an import runs", "[db][slow]") {
+  QIPU_NEEDS_CORPORA("real/pgnmentor");
   fs::path pgn = pgnmentor_players("read", {"Anand", "Carlsen", "Kasparov", "Karpov"});
   fs::path path = temp_db("readers");
   { auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite); }  // exists before the reader opens it

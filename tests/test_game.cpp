@@ -22,6 +22,8 @@
 #include "qipu/notation/san.hpp"
 #include "qipu/pgn/reader.hpp"
 
+#include "corpora.hpp"
+
 using namespace qipu;
 using game::GameRecord;
 namespace fs = std::filesystem;
@@ -85,8 +87,6 @@ Position after_uci(std::initializer_list<std::string_view> moves) {
   }
   return p;
 }
-
-const fs::path shared = QIPU_SHARED;
 
 }  // namespace
 
@@ -411,7 +411,8 @@ TEST_CASE("replay: termination of small games", "[game]") {
 }
 
 TEST_CASE("replay: Chess960 games from TCEC replay without errors", "[game][corpus]") {
-  const fs::path file = shared / "corpora/real/tcec/master-archive__TCEC_Season_16_-_Frc_Cpu_League_1.pgn";
+  QIPU_NEEDS_CORPORA("real/tcec");
+  const fs::path file = corpora::path("real/tcec/master-archive__TCEC_Season_16_-_Frc_Cpu_League_1.pgn");
   std::size_t games = 0, with_castling = 0;
   std::string errors;
   game::Replayer r({}, [&](GameRecord& rec) {
@@ -530,11 +531,12 @@ std::uint64_t event_lines(const std::string& text) {
 }  // namespace
 
 TEST_CASE("real corpora: everything replays, pgnmentor has exactly one bad game", "[game][corpus]") {
+  QIPU_NEEDS_CORPORA("real");
   SECTION("chesscom, chessjs-bench, lichess-twic, tcec: no errors") {
     std::vector<std::string> files;
     std::uint64_t expected = 0;
     for (const char* d : {"chesscom", "chessjs-bench", "lichess-twic", "tcec"})
-      for (auto& f : pgn_files(shared / "corpora/real" / d)) {
+      for (auto& f : pgn_files(fs::path(corpora::path("real")) / d)) {
         expected += event_lines(slurp(f));
         files.push_back(f);
       }
@@ -550,7 +552,7 @@ TEST_CASE("real corpora: everything replays, pgnmentor has exactly one bad game"
     CHECK(s.errors.empty());
   }
   SECTION("pgnmentor") {
-    const fs::path dir = shared / "corpora/real/pgnmentor";
+    const fs::path dir = corpora::path("real/pgnmentor");
     CorpusSummary s = replay_files(pgn_files(dir));
     CHECK(s.games > 100000);
     INFO([&] {
@@ -629,8 +631,9 @@ int check_in_child(const std::string& path, int seconds = 3) {
 }  // namespace
 
 TEST_CASE("edge corpora: every file reads without crash or hang", "[game][corpus][edge]") {
+  QIPU_NEEDS_CORPORA("edge");
   std::vector<std::string> bad;
-  for (const auto& e : fs::recursive_directory_iterator(shared / "corpora/edge")) {
+  for (const auto& e : fs::recursive_directory_iterator(corpora::path("edge"))) {
     if (!e.is_regular_file()) continue;
     int rc = check_in_child(e.path().string());
     // 0 all valid, 1 some game invalid, 2 unreadable input; 124 is timeout, >128 a signal.
@@ -671,7 +674,8 @@ KokopuExpect kokopu_expect(const fs::path& dir, const std::string& label) {
 // the error (.err) and by the Event tag (.txt), so a different split of a broken file
 // does not shift the comparison.
 TEST_CASE("edge corpora: kokopu expected outcomes", "[game][corpus][edge]") {
-  const fs::path dir = shared / "corpora/edge/kokopu";
+  QIPU_NEEDS_CORPORA("edge/kokopu");
+  const fs::path dir = corpora::path("edge/kokopu");
   std::map<std::string, std::size_t> count;  // from kokopu's test__resources__pgns.csv
   {
     std::istringstream csv(slurp(dir / "test__resources__pgns.csv"));
@@ -812,7 +816,8 @@ std::string game_key(const GameRecord& g) {
 // pgn-extract's --checkmate and --stalemate keep the games that end in mate or
 // stalemate: test-X.pgn in, test-X-out.pgn out. Our termination must pick the same.
 TEST_CASE("edge corpora: pgn-extract checkmate and stalemate selections", "[game][corpus][edge]") {
-  const fs::path dir = shared / "corpora/edge/pgn-extract";
+  QIPU_NEEDS_CORPORA("edge/pgn-extract");
+  const fs::path dir = corpora::path("edge/pgn-extract");
   for (auto [name, want] : {std::pair{"checkmate", Termination::Checkmate}, std::pair{"stalemate", Termination::Stalemate}}) {
     INFO(name);
     auto in = replay(slurp(dir / ("test__infiles__test-" + std::string(name) + ".pgn")));
@@ -835,7 +840,8 @@ TEST_CASE("edge corpora: pgn-extract checkmate and stalemate selections", "[game
 // applies with a { FIFTY }, { SEVENTYFIVE } or { REPEAT } comment. Replaying the marked
 // output files, the marked plies must be the ones where our game state says so.
 TEST_CASE("edge corpora: pgn-extract fifty, seventy-five and repetition marks", "[game][corpus][edge]") {
-  const fs::path dir = shared / "corpora/edge/pgn-extract";
+  QIPU_NEEDS_CORPORA("edge/pgn-extract");
+  const fs::path dir = corpora::path("edge/pgn-extract");
   struct Rule {
     const char* file;
     const char* mark;
@@ -875,7 +881,8 @@ TEST_CASE("edge corpora: pgn-extract fifty, seventy-five and repetition marks", 
 // match pgn-extract's EPD (placement, side, castling; its e.p. field follows every
 // double step, ours only a capturable one, so that field is compared only when ours is set).
 TEST_CASE("edge corpora: pgn-extract's notations of one game replay alike", "[game][corpus][edge]") {
-  const fs::path dir = shared / "corpora/edge/pgn-extract";
+  QIPU_NEEDS_CORPORA("edge/pgn-extract");
+  const fs::path dir = corpora::path("edge/pgn-extract");
   GameRecord original = one(slurp(dir / "test__infiles__barnes-horton.pgn"));
   INFO(all_messages(original));
   REQUIRE(original.valid());
@@ -916,7 +923,8 @@ TEST_CASE("edge corpora: pgn-extract's notations of one game replay alike", "[ga
 // pgn-extract's promotion test: UCI-style promotions with upper- and lower-case pieces in,
 // SAN out (test-promotion-in.pgn, test-promotion-out.pgn).
 TEST_CASE("edge corpora: pgn-extract promotion forms", "[game][corpus][edge]") {
-  const fs::path dir = shared / "corpora/edge/pgn-extract";
+  QIPU_NEEDS_CORPORA("edge/pgn-extract");
+  const fs::path dir = corpora::path("edge/pgn-extract");
   auto in = replay(slurp(dir / "test__infiles__test-promotion-in.pgn"));
   auto out = replay(slurp(dir / "test__outfiles__test-promotion-out.pgn"));
   REQUIRE(in.size() == 8);
@@ -995,9 +1003,10 @@ void forget_shapes(game::Line& line) {
 // The writer formats replayed moves from the shapes the replayer recorded, and replays
 // games that lack them (decoded from the database). Both ways must write the same text.
 TEST_CASE("writer: moves written from recorded shapes equal moves found on the board", "[game][corpus]") {
-  std::string text = slurp(QIPU_SHARED "/corpora/real/chessjs-bench/benchmarks__benchmark.pgn") +
-                     slurp(QIPU_SHARED "/corpora/real/tcec/master-archive__TCEC_Season_16_-_Frc_Cpu_League_1.pgn") +
-                     slurp(QIPU_SHARED "/corpora/edge/pychess-learn/lessons__lichess_study_beautiful-chess-studies-1_by_thijscom_2018.03.05.pgn") +
+  QIPU_NEEDS_CORPORA("real", "edge/pychess-learn");
+  std::string text = slurp(corpora::path("real/chessjs-bench/benchmarks__benchmark.pgn")) +
+                     slurp(corpora::path("real/tcec/master-archive__TCEC_Season_16_-_Frc_Cpu_League_1.pgn")) +
+                     slurp(corpora::path("edge/pychess-learn/lessons__lichess_study_beautiful-chess-studies-1_by_thijscom_2018.03.05.pgn")) +
                      slurp(QIPU_TEST_DATA "/pgn/features.pgn") + "\n" + slurp(QIPU_TEST_DATA "/../../data/classics.pgn");
   auto games = replay(text);
   REQUIRE(games.size() > 20);

@@ -278,7 +278,8 @@ std::vector<std::string> clean_import(const fs::path& pgn, const fs::path& dir) 
 
 }  // namespace
 
-TEST_CASE("hostile: two imports into one database at once", "[hostile][db]") {
+TEST_CASE("hostile: two imports into one database at once", "[hostile][db][corpus]") {
+  QIPU_NEEDS_CORPORA("real/pgnmentor");
   fs::path dir = temp_dir("hostile-two");
   fs::path pgn = two_collections(dir), db = dir / "two.db";
   auto clean = clean_import(pgn, dir);
@@ -296,7 +297,8 @@ TEST_CASE("hostile: two imports into one database at once", "[hostile][db]") {
   fs::remove_all(dir);
 }
 
-TEST_CASE("hostile: an import onto a full disk", "[hostile][db]") {
+TEST_CASE("hostile: an import onto a full disk", "[hostile][db][corpus]") {
+  QIPU_NEEDS_CORPORA("real/pgnmentor");
   fs::path dir = temp_dir("hostile-full");
   fs::path pgn = two_collections(dir), mnt = dir / "tmpfs", db = mnt / "full.db";
   auto clean = clean_import(pgn, dir);

@@ -12,6 +12,8 @@
 #include "qipu/game/writer.hpp"
 #include "qipu/notation/notation.hpp"
 
+#include "corpora.hpp"
+
 using namespace qipu;
 namespace fs = std::filesystem;
 
@@ -93,7 +95,7 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
 }  // namespace
 
 TEST_CASE("zh-moves.tsv: every Chinese input form reads as its SAN", "[notation][zh]") {
-  std::ifstream in(std::string(QIPU_SHARED) + "/notation/zh-moves.tsv");
+  std::ifstream in(QIPU_TEST_DATA "/notation/zh-moves.tsv");
   REQUIRE(in);
   std::string line;
   std::getline(in, line);  // header
@@ -180,12 +182,12 @@ TEST_CASE("letter languages read back what they write, and French R is a king in
   }
 }
 
-TEST_CASE("German output agrees with pgn-extract's on the moves", "[notation]") {
-  const std::string shared = QIPU_SHARED;
-  std::ifstream expected_file(shared + "/corpora/lang/pgn-extract/test__outfiles__test-Wdeutsch-out.pgn");
+TEST_CASE("German output agrees with pgn-extract's on the moves", "[notation][corpus]") {
+  QIPU_NEEDS_CORPORA("lang/pgn-extract", "edge/pgn-extract");
+  std::ifstream expected_file(corpora::path("lang/pgn-extract/test__outfiles__test-Wdeutsch-out.pgn"));
   std::stringstream expected;
   expected << expected_file.rdbuf();
-  std::string de = rewrite({{shared + "/corpora/edge/pgn-extract/test__infiles__barnes-horton.pgn", std::nullopt}}, to("de"));
+  std::string de = rewrite({{corpora::path("edge/pgn-extract/test__infiles__barnes-horton.pgn"), std::nullopt}}, to("de"));
   // Compare the move tokens only: layout, comment wrapping and NAG forms differ by design.
   auto moves = [](const std::string& pgn) {
     std::string text, mt = movetext(pgn);
@@ -207,9 +209,10 @@ TEST_CASE("German output agrees with pgn-extract's on the moves", "[notation]") 
   CHECK(ours == theirs);
 }
 
-TEST_CASE("en → zh → en, zh-Hant, fan and de give back every real game", "[notation][slow]") {
+TEST_CASE("en → zh → en, zh-Hant, fan and de give back every real game", "[notation][corpus][slow]") {
+  QIPU_NEEDS_CORPORA("real");
   std::vector<game::PipelineInput> inputs;
-  for (const auto& dir : fs::recursive_directory_iterator(std::string(QIPU_SHARED) + "/corpora/real"))
+  for (const auto& dir : fs::recursive_directory_iterator(corpora::path("real")))
     if (dir.is_regular_file()) inputs.push_back({dir.path().string(), std::nullopt});
   std::sort(inputs.begin(), inputs.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
   REQUIRE(inputs.size() > 20);

@@ -17,6 +17,8 @@
 #include "qipu/pgn/line_counter.hpp"
 #include "qipu/pgn/reader.hpp"
 
+#include "corpora.hpp"
+
 using namespace qipu::pgn;
 namespace fs = std::filesystem;
 
@@ -537,6 +539,7 @@ TEST_CASE("pgn gzip and zstd inputs are found by magic bytes", "[pgn][compressio
 }
 
 TEST_CASE("pgn edge corpus reads without crashing", "[pgn][corpus]") {
+    QIPU_NEEDS_CORPORA("edge");
     // Files where the number of games is not the number of [Event lines:
     // games without an Event tag, or junk that forms extra chunks.
     const std::map<std::string, std::uint64_t> known = {
@@ -546,9 +549,9 @@ TEST_CASE("pgn edge corpus reads without crashing", "[pgn][corpus]") {
         {"python-chess/data__pgn__utf8-bom.pgn", 2},
     };
     std::uint64_t files = 0;
-    for (const auto& e : fs::recursive_directory_iterator(QIPU_SHARED "/corpora/edge")) {
+    for (const auto& e : fs::recursive_directory_iterator(corpora::path("edge"))) {
         if (!e.is_regular_file()) continue;
-        std::string rel = fs::relative(e.path(), QIPU_SHARED "/corpora/edge").string();
+        std::string rel = fs::relative(e.path(), corpora::path("edge")).string();
         Recorder r;
         ReadStats st = read_pgn_file(e.path().string(), r);
         ++files;
@@ -565,7 +568,8 @@ TEST_CASE("pgn edge corpus reads without crashing", "[pgn][corpus]") {
 }
 
 TEST_CASE("pgn real corpus: one game per Event tag line (MANIFEST)", "[pgn][corpus]") {
-    std::ifstream manifest(QIPU_SHARED "/corpora/MANIFEST.tsv");
+    QIPU_NEEDS_CORPORA("MANIFEST.tsv", "real");
+    std::ifstream manifest(corpora::path("MANIFEST.tsv"));
     std::string line;
     std::getline(manifest, line);  // header
     int files = 0;
@@ -575,7 +579,7 @@ TEST_CASE("pgn real corpus: one game per Event tag line (MANIFEST)", "[pgn][corp
         for (std::string c; std::getline(s, c, '\t');) col.push_back(c);
         if (col.size() < 8 || col[0].rfind("real/", 0) != 0) continue;
         Recorder r;
-        ReadStats st = read_pgn_file(QIPU_SHARED "/corpora/" + col[0], r);
+        ReadStats st = read_pgn_file(corpora::path(col[0]), r);
         INFO(col[0]);
         CHECK(st.games == std::stoull(col[7]));
         ++files;
@@ -637,21 +641,15 @@ TEST_CASE("pgn fuzz input: zero-byte append before the first buffer", "[pgn]") {
     CHECK(st.games == 1);
 }
 
+namespace {
+
 // The hand-written scan of plain movetext must give exactly the grammar's events,
-// positions included, on every file we have (and on the Chinese notation files, whose
-// piece words the scan reads through the same word table).
-TEST_CASE("pgn movetext scan gives the grammar's events", "[pgn][corpus]") {
+// positions included, on every file (and on the Chinese notation files, whose piece
+// words the scan reads through the same word table).
+void check_scan_equals_grammar(const std::vector<fs::path>& files) {
     ReaderOptions fast, slow;
     fast.words.pieces = slow.words.pieces = {"N", "B", "R", "Q", "K", "P", "\xE9\xA9\xAC", "\xE8\xB1\xA1", "gy", "p"};
     slow.grammar_only = true;
-    std::vector<fs::path> files;
-    for (const char* dir : {"/corpora/edge", "/corpora/lang", "/notation"})
-        for (const auto& e : fs::recursive_directory_iterator(std::string(QIPU_SHARED) + dir))
-            if (e.is_regular_file()) files.push_back(e.path());
-    for (const auto& e : fs::directory_iterator(QIPU_TEST_DATA "/pgn")) files.push_back(e.path());
-    for (const char* real : {"chessjs-bench/benchmarks__benchmark.pgn", "lichess-twic/pgn-reader__benches__lichess_db_1000k.pgn",
-                             "lichess-twic/pgn-reader__benches__twic1599_1000k.pgn", "pgnmentor/data__pgn__Anand.pgn"})
-        files.push_back(std::string(QIPU_SHARED) + "/corpora/real/" + real);
     for (const auto& f : files) {
         INFO(f.string());
         Recorder a, b;
@@ -660,6 +658,33 @@ TEST_CASE("pgn movetext scan gives the grammar's events", "[pgn][corpus]") {
         read_pgn_file(f.string(), b, slow);
         CHECK(a.out == b.out);
     }
+}
+
+// Every regular file below dir.
+std::vector<fs::path> files_below(const std::string& dir) {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        if (e.is_regular_file()) files.push_back(e.path());
+    return files;
+}
+
+}  // namespace
+
+TEST_CASE("pgn movetext scan gives the grammar's events", "[pgn]") {
+    std::vector<fs::path> files = files_below(QIPU_TEST_DATA);
+    for (const auto& more : files_below(QIPU_SOURCE_DIR "/data")) files.push_back(more);
+    check_scan_equals_grammar(files);
+    CHECK(files.size() > 20);
+}
+
+TEST_CASE("pgn movetext scan gives the grammar's events on the corpora", "[pgn][corpus]") {
+    QIPU_NEEDS_CORPORA("edge", "lang", "real");
+    std::vector<fs::path> files = files_below(corpora::path("edge"));
+    for (const auto& more : files_below(corpora::path("lang"))) files.push_back(more);
+    for (const char* real : {"chessjs-bench/benchmarks__benchmark.pgn", "lichess-twic/pgn-reader__benches__lichess_db_1000k.pgn",
+                             "lichess-twic/pgn-reader__benches__twic1599_1000k.pgn", "pgnmentor/data__pgn__Anand.pgn"})
+        files.push_back(corpora::path(std::string("real/") + real));
+    check_scan_equals_grammar(files);
     CHECK(files.size() > 400);
 }
 
@@ -718,10 +743,9 @@ TEST_CASE("pgn chunker agrees with a byte-by-byte recount at any block size", "[
          repeated("\r\n", 700'000) +
              repeated("[Event \"é\"]\r[White \"和\"]\n\r\n1. e4 {é\r} 1-0 1. d4 ½-½\n\r \r\n", 40000)},
     };
-    for (const char* f : {"/real/pgnmentor/data__pgn__Adams.pgn", "/real/chesscom/cancer0707.pgn"}) {
-        std::ifstream in(std::string(QIPU_SHARED) + "/corpora" + f, std::ios::binary);
-        inputs.emplace_back(f, std::string(std::istreambuf_iterator<char>(in), {}));
-    }
+    // The bundled sample, English then Chinese: real games, multi-byte characters.
+    inputs.emplace_back("data/world-championships*.pgn", slurp(QIPU_SOURCE_DIR "/data/world-championships.pgn") +
+                                                            slurp(QIPU_SOURCE_DIR "/data/world-championships-zh.pgn"));
     for (const auto& input : inputs) {
         const std::string& text = input.second;  // not a structured binding: clang 14 cannot capture those
         INFO(input.first);

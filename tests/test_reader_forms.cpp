@@ -14,6 +14,7 @@
 #include "qipu/game/replay.hpp"
 #include "qipu/game/writer.hpp"
 #include "qipu/pgn/reader.hpp"
+#include "corpora.hpp"
 
 using namespace qipu;
 using game::GameRecord;
@@ -106,15 +107,12 @@ TEST_CASE("reader: a move number with no period", "[reader]") {
 }
 
 TEST_CASE("reader: the real files with '12. ... Nf6' forms read", "[reader][corpus]") {
-  const fs::path corpora = fs::path(QIPU_SHARED) / "corpora";
-  if (!fs::exists(corpora)) {
-    WARN("skipped: " << corpora << " not found; set QIPU_CORPORA");
-    return;
-  }
+  QIPU_NEEDS_CORPORA("edge", "real");
+  const fs::path root = corpora::root();
   // Movetext lines (not tag lines) with a move number, blanks, then periods.
   const std::regex form(R"((^|[\s(])\d+\.\s+\.\.\.)");
   int games = 0;
-  for (const auto& e : fs::recursive_directory_iterator(corpora)) {
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
     if (!e.is_regular_file() || e.path().extension() != ".pgn") continue;
     std::ifstream in(e.path(), std::ios::binary);
     std::stringstream ss;

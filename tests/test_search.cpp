@@ -20,6 +20,8 @@
 #include "qipu/db/search.hpp"
 #include "qipu/game/pipeline.hpp"
 
+#include "corpora.hpp"
+
 using namespace qipu;
 namespace fs = std::filesystem;
 
@@ -614,14 +616,12 @@ TEST_CASE("search: stats standings and Sonneborn-Berger", "[search]") {
 }
 
 // The whole pgnmentor corpus: counts by position against a replay of every game.
-TEST_CASE("search: pgnmentor positions match a replay of every game", "[search]") {
+TEST_CASE("search: pgnmentor positions match a replay of every game", "[search][corpus]") {
+  QIPU_NEEDS_CORPORA("real/pgnmentor");
   std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(std::string(QIPU_SHARED) + "/corpora/real/pgnmentor"))
+  for (const auto& e : fs::directory_iterator(corpora::path("real/pgnmentor")))
     if (e.path().extension() == ".pgn") files.push_back(e.path().string());
-  if (files.empty()) {
-    WARN("no pgnmentor corpus");
-    return;
-  }
+  REQUIRE_FALSE(files.empty());
   std::sort(files.begin(), files.end());
   auto dbp = temp_db("pgnmentor").string();
   std::string args;
