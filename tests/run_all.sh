@@ -20,7 +20,7 @@ fi
 
 # Slow there (minutes: whole real corpora, 256 MB of PGN, deep perft) or timing-bound
 # (the SIGKILL rounds); the Release run covers them, the fuzz targets the same code.
-ASAN_SKIP='^(en → zh → en|search: pgnmentor positions|pgn memory does not grow|perft: random\.perft|perft: Ethereal fischer|perft: the six classic|db import killed with SIGKILL)'
+ASAN_SKIP='^(en → zh → en|search: pgnmentor positions|pgn memory does not grow|perft: random\.perft|perft: Ethereal fischer|perft: the six classic|db import killed with SIGKILL|install_test)'
 
 echo "== suite (Release, profile-guided as README command 1 builds it) at ${SECONDS} s"
 bench/build_pgo.sh build
