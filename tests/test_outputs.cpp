@@ -102,9 +102,11 @@ TEST_CASE("outputs: a failing command leaves the old file as it was", "[outputs]
 }
 
 // Runs convert from a standard input that stays open, -o `target`, and sends it `signal`
-// once its temporary file exists (today's code has emptied the target by then).
+// once its temporary file exists (today's code has emptied the target by then). The feeder
+// stops at its first blank line after convert has gone (a broken pipe), so the shell's
+// wait for the whole job ends at once.
 void interrupt_convert(const Fixture& f, const std::string& target, const char* signal) {
-  shell("(cat " + q(data("opera.pgn")) + "; sleep 20) | \"" QIPU_BINARY "\" convert --to en - -o " + q(target) +
+  shell("(cat " + q(data("opera.pgn")) + "; while echo; do sleep 0.1; done) | \"" QIPU_BINARY "\" convert --to en - -o " + q(target) +
         " >/dev/null 2>&1 & pid=$!; for i in $(seq 100); do ls -a " + q(f.dir.string()) +
         " | grep -q 'qipu-' && break; sleep 0.05; done; kill -" + signal + " $pid; wait $pid");
 }
