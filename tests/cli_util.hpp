@@ -48,6 +48,19 @@ inline fs::path write_pgnmentor(const fs::path& to, std::initializer_list<const 
   return to;
 }
 
+// Games [first, first + count) of the bundled sample (data/world-championships.pgn, 1,042
+// games) in `to`: real games for tests that must run in a clone with nothing beside it.
+inline fs::path write_sample_games(const fs::path& to, std::size_t first, std::size_t count) {
+  const std::string text = slurp(QIPU_SOURCE_DIR "/data/world-championships.pgn");
+  std::vector<std::size_t> starts;
+  for (std::size_t at = 0; (at = text.find("[Event ", at)) != std::string::npos; ++at)
+    if (at == 0 || text[at - 1] == '\n') starts.push_back(at);
+  REQUIRE(first + count <= starts.size());
+  starts.push_back(text.size());
+  std::ofstream(to, std::ios::binary) << text.substr(starts[first], starts[first + count] - starts[first]);
+  return to;
+}
+
 inline std::string read_all(int fd) {
   std::string s;
   char buf[65536];

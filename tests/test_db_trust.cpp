@@ -75,7 +75,7 @@ std::string count_of(const fs::path& db, const std::string& query, std::string* 
 
 TEST_CASE("dbtrust: position queries over games without the position index answer as replaying them does", "[dbtrust]") {
   fs::path dir = temp_dir("dbtrust-index");
-  fs::path bird = write_pgnmentor(dir / "bird.pgn", {"Bird"}), fine = write_pgnmentor(dir / "fine.pgn", {"Fine"});
+  fs::path bird = write_sample_games(dir / "early.pgn", 0, 500), fine = write_sample_games(dir / "late.pgn", 500, 542);
   fs::path indexed = dir / "indexed.db", unindexed = dir / "unindexed.db", mixed = dir / "mixed.db";
   std::string both = quoted(bird) + " " + quoted(fine);
   qipu_ok("import --db " + quoted(indexed) + " " + both);
@@ -357,7 +357,7 @@ void check_read_only_copy(const fs::path& db, const fs::path& ro) {
 
 TEST_CASE("dbtrust: a read-only database is read without making -wal or -shm files", "[dbtrust]") {
   fs::path dir = temp_dir("dbtrust-ro");
-  fs::path pgn = write_pgnmentor(dir / "fine.pgn", {"Fine"}), db = dir / "games.db";
+  fs::path pgn = write_sample_games(dir / "games.pgn", 0, 500), db = dir / "games.db";
   std::ofstream(pgn, std::ios::app) << "\n[White \"X\"]\n\n1. e4 e5 2. Ke3 *\n";  // a reject, for `rejects`
   Run imported = run_qipu("import --db " + quoted(db) + " " + quoted(pgn));
   REQUIRE(imported.code == 1);
@@ -427,7 +427,7 @@ TEST_CASE("dbtrust: a negative or unknown schema version is refused", "[dbtrust]
 
 TEST_CASE("dbtrust: a search while an import creates the database never calls it another program's", "[dbtrust]") {
   fs::path dir = temp_dir("dbtrust-race");
-  fs::path pgn = write_pgnmentor(dir / "breyer.pgn", {"Breyer"});
+  fs::path pgn = write_sample_games(dir / "games.pgn", 0, 200);
   const std::string q = hang_guard + "\"" QIPU_BINARY "\" ";
   for (int round = 0; round < 40; ++round) {
     fs::path db = dir / ("race" + std::to_string(round) + ".db");
