@@ -25,6 +25,7 @@ struct Tally {
 void json_diagnostic(std::string& out, const game::Diagnostic& d) {
   out += "{\"severity\":";
   out += d.error ? "\"error\"" : "\"warning\"";
+  out += ",\"code\":\"" + std::string(problem_code(d.kind)) + "\"";
   out += ",\"line\":" + std::to_string(d.pos.line) + ",\"column\":" + std::to_string(d.pos.column);
   out += ",\"ply\":" + std::to_string(d.ply) + ",\"move\":";
   append_json_string(out, d.move);

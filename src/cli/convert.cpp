@@ -76,8 +76,7 @@ void json_diagnostics(std::string& out, const game::GameRecord& rec, bool errors
   std::vector<std::string> items;
   for (const auto& d : rec.diagnostics)
     if (d.error == errors)
-      items.push_back(std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column) + ": " +
-                      (d.move.empty() ? "" : "move " + d.move + ": ") + d.message);
+      items.push_back(diagnostic_line(d));
   json_string_array(out, items);
 }
 
