@@ -54,6 +54,9 @@ std::vector<Case> cases() {
       {Problem::misplaced_variation, "(1. d4) 1. e4 *"},
       {Problem::text_before_game, "some words first\n\n[Event \"x\"]\n\n1. e4 *"},
       {Problem::bad_start_position, "[Variant \"crazyhouse\"]\n\n1. e4 *"},
+      {Problem::fen_repaired, "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 0\"]\n\n1. Kd2 *"},  // fullmove 0
+      // A UTF-8 game (中国), then one in GB18030 (中国国): the second is decoded on its own.
+      {Problem::encoding_guessed, "[Event \"\xe4\xb8\xad\xe5\x9b\xbd\"]\n\n1. e4 *\n\n[Event \"\xd6\xd0\xb9\xfa\xb9\xfa\"]\n\n1. e4 *"},
       {Problem::setup_without_fen, "[SetUp \"1\"]\n\n1. e4 *"},
       {Problem::superfluous_disambiguation, "1. Ngf3 *"},  // only the g1 knight reaches f3
       {Problem::wrong_check_sign, "1. e4+ *"},
@@ -136,6 +139,15 @@ TEST_CASE("every problem kind has its own snake_case code", "[problem_codes]") {
   CHECK(problem_code(Problem::wrong_check_sign) == "wrong_check_sign");
 }
 
+TEST_CASE("README lists every code", "[problem_codes]") {
+  std::string readme = cli_test::slurp(std::string(QIPU_TEST_DATA) + "/../../README.md");
+  for (int i = 0; i < ProblemCount; ++i) {
+    std::string code = "`" + std::string(problem_code(static_cast<Problem>(i))) + "`";
+    INFO(code);
+    CHECK(contains(readme, code));
+  }
+}
+
 TEST_CASE("each fault gives a diagnostic of its kind", "[problem_codes]") {
   for (const Case& c : cases()) {
     auto games = replay(c.pgn);
@@ -156,6 +168,22 @@ TEST_CASE("the kinds of a clean game and of move faults are exact", "[problem_co
   CHECK(g.diagnostics[0].error);
   // An ambiguous move is not also called illegal.
   CHECK(kinds_of(replay("1. a4 a5 2. h4 h5 3. Ra3 Ra6 4. Rh3 Rh6 5. Rc3 *").at(0)) == std::set<Problem>{Problem::ambiguous_move});
+}
+
+TEST_CASE("bytes invalid in a given encoding are invalid_bytes", "[problem_codes][cli]") {
+  const std::string text = "[Event \"\xff\xff\"]\n\n1. e4 *\n";  // 0xFF is in no UTF-8 text
+  pgn::ReaderOptions utf8 = game::replay_reader_options();
+  utf8.encoding = "utf-8";
+  auto games = replay(text, utf8);
+  REQUIRE(games.size() == 1);
+  CHECK(kinds_of(games[0]) == std::set<Problem>{Problem::invalid_bytes});
+
+  auto dir = cli_test::temp_dir("problem_codes_bytes");
+  auto path = (dir / "ff.pgn").string();
+  std::ofstream(path, std::ios::binary) << text;
+  auto r = cli_test::run_qipu("check --json --encoding utf-8 \"" + path + "\"");
+  CHECK(contains(r.out, "\"code\":\"invalid_bytes\""));
+  cli_test::fs::remove_all(dir);
 }
 
 TEST_CASE("reader errors carry their kind: game too large, input error", "[problem_codes]") {

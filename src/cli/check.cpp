@@ -122,7 +122,7 @@ void setup_check(CLI::App& app) {
   auto o = std::make_shared<CheckOptions>();
   auto* cmd = app.add_subcommand("check", "Read PGN files, replay every move and report every problem");
   add_input_options(*cmd, o->input);
-  cmd->add_flag("--json", o->json, "Print a JSON report instead of lines");
+  cmd->add_flag("--json", o->json, "Print a JSON report instead of lines; each diagnostic has a stable \"code\" (illegal_move, …: README lists them)");
   cmd->add_flag("-v,--verbose", o->verbose, "Show the source line with a caret under each problem");
   cmd->add_option("--rejects", o->rejects, "Write every invalid game's original text to this file, unchanged");
   cmd->footer(

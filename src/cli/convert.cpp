@@ -204,7 +204,7 @@ std::string target_help() {
   std::string h = "What to write. PGN in a notation: ";
   for (const auto& n : notations()) h += std::string(n.code) + " (" + std::string(n.description) + "), ";
   return h + "or json (one object per game: tags, moves with SAN, UCI, FEN and Polyglot key, result, termination, "
-             "errors), fen (one FEN per ply, a blank line between games), uci (one line of UCI moves per game)";
+             "errors and warnings as \"[code] LINE:COL: message\", code as in check --json), fen (one FEN per ply, a blank line between games), uci (one line of UCI moves per game)";
 }
 
 }  // namespace
