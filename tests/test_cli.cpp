@@ -153,8 +153,8 @@ TEST_CASE("check: --json carries the same facts", "[cli]") {
   for (auto it = std::sregex_iterator(j.begin(), j.end(), game_re); it != std::sregex_iterator(); ++it)
     seen.push_back((*it)[1].str() + " " + (*it)[2].str() + " " + (*it)[3].str() + " " + (*it)[5].str());
   CHECK(seen == std::vector<std::string>{"2 8 Gamma false", "3 15 Eps true", "4 22 Eta false"});
-  CHECK(contains(j, "{\"severity\":\"error\",\"line\":13,\"column\":24,\"ply\":5,\"move\":\"3. Ke3\",\"message\":\"illegal move"));
-  CHECK(contains(j, "{\"severity\":\"error\",\"line\":29,\"column\":4,\"ply\":1,\"move\":\"1. Nd2\""));
+  CHECK(contains(j, "{\"severity\":\"error\",\"code\":\"illegal_move\",\"line\":13,\"column\":24,\"ply\":5,\"move\":\"3. Ke3\",\"message\":\"illegal move"));
+  CHECK(contains(j, "{\"severity\":\"error\",\"code\":\"ambiguous_move\",\"line\":29,\"column\":4,\"ply\":1,\"move\":\"1. Nd2\""));
   CHECK(contains(j, "\"severity\":\"warning\""));
 }
 

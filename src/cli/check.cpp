@@ -25,6 +25,7 @@ struct Tally {
 void json_diagnostic(std::string& out, const game::Diagnostic& d) {
   out += "{\"severity\":";
   out += d.error ? "\"error\"" : "\"warning\"";
+  out += ",\"code\":\"" + std::string(problem_code(d.kind)) + "\"";
   out += ",\"line\":" + std::to_string(d.pos.line) + ",\"column\":" + std::to_string(d.pos.column);
   out += ",\"ply\":" + std::to_string(d.ply) + ",\"move\":";
   append_json_string(out, d.move);
@@ -121,7 +122,7 @@ void setup_check(CLI::App& app) {
   auto o = std::make_shared<CheckOptions>();
   auto* cmd = app.add_subcommand("check", "Read PGN files, replay every move and report every problem");
   add_input_options(*cmd, o->input);
-  cmd->add_flag("--json", o->json, "Print a JSON report instead of lines");
+  cmd->add_flag("--json", o->json, "Print a JSON report instead of lines; each diagnostic has a stable \"code\" (illegal_move, …: README lists them)");
   cmd->add_flag("-v,--verbose", o->verbose, "Show the source line with a caret under each problem");
   cmd->add_option("--rejects", o->rejects, "Write every invalid game's original text to this file, unchanged");
   cmd->footer(

@@ -73,6 +73,13 @@ std::string format_diagnostic(const std::string& file, const game::GameRecord& r
   return s;
 }
 
+std::string diagnostic_line(const game::Diagnostic& d) {
+  std::string s = "[" + std::string(problem_code(d.kind)) + "] ";
+  s += std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column) + ": ";
+  if (!d.move.empty()) s += "move " + d.move + ": ";
+  return s + d.message;
+}
+
 std::string format_input_error(const std::string& file, const pgn::SyntaxError& e) {
   std::string s = shown(file);
   if (e.pos.line) s += ":" + std::to_string(e.pos.line) + ":" + std::to_string(e.pos.column);

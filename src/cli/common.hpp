@@ -41,6 +41,9 @@ std::string players(const game::GameRecord& rec);
 
 // FILE:LINE:COL: error|warning: game N (White – Black), move 31. Qxe1: message
 std::string format_diagnostic(const std::string& file, const game::GameRecord& rec, const game::Diagnostic& d);
+// [illegal_move] LINE:COL: move 31. Qxe1: message, as convert --to json and the rejects
+// table give it: the code first, for programs to test.
+std::string diagnostic_line(const game::Diagnostic& d);
 std::string format_input_error(const std::string& file, const pgn::SyntaxError& e);
 // Prints an input's own errors (to `out` when given); true when it could not be read
 // whole (missing, unreadable, corrupt compressed data): an I/O failure, exit 2.

@@ -76,8 +76,7 @@ void json_diagnostics(std::string& out, const game::GameRecord& rec, bool errors
   std::vector<std::string> items;
   for (const auto& d : rec.diagnostics)
     if (d.error == errors)
-      items.push_back(std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column) + ": " +
-                      (d.move.empty() ? "" : "move " + d.move + ": ") + d.message);
+      items.push_back(diagnostic_line(d));
   json_string_array(out, items);
 }
 
@@ -205,7 +204,7 @@ std::string target_help() {
   std::string h = "What to write. PGN in a notation: ";
   for (const auto& n : notations()) h += std::string(n.code) + " (" + std::string(n.description) + "), ";
   return h + "or json (one object per game: tags, moves with SAN, UCI, FEN and Polyglot key, result, termination, "
-             "errors), fen (one FEN per ply, a blank line between games), uci (one line of UCI moves per game)";
+             "errors and warnings as \"[code] LINE:COL: message\", code as in check --json), fen (one FEN per ply, a blank line between games), uci (one line of UCI moves per game)";
 }
 
 }  // namespace

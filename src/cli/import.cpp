@@ -43,11 +43,7 @@ std::string reason_of(const game::GameRecord& rec) {
 std::string error_text(const game::GameRecord& rec) {
   std::string s;
   for (const auto& d : rec.diagnostics)
-    if (d.error) {
-      s += std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column) + ": ";
-      if (!d.move.empty()) s += "move " + d.move + ": ";
-      s += d.message + "\n";
-    }
+    if (d.error) s += diagnostic_line(d) + "\n";
   return s;
 }
 

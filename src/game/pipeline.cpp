@@ -142,7 +142,7 @@ class Runner {
           add_game(batch, raw);
           if (batch.games.size() >= BatchGames || batch.bytes >= BatchBytes) submit(batch, i);
         },
-        [&](const char* message) { batch.read_errors.push_back({0, {}, message}); });
+        [&](const char* message) { batch.read_errors.push_back({0, {}, message, false, false, Problem::input_error}); });
     submit(batch, i);
   }
 
@@ -167,7 +167,7 @@ class Runner {
               cb_.progress(bytes_read_, games_);
             }
           },
-          [&](const char* message) { rep.input_errors.push_back({0, {}, message}); });
+          [&](const char* message) { rep.input_errors.push_back({0, {}, message, false, false, Problem::input_error}); });
       finish_inputs(i + 1);
     }
   }

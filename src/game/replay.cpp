@@ -118,11 +118,11 @@ struct Replayer::Impl {
     return known_tags[k] < 0 ? std::string_view() : std::string_view(rec.tags[known_tags[k]].second);
   }
 
-  void diagnose(bool error, SourcePos pos, int ply, std::string move, std::string message) {
-    rec.diagnostics.push_back({error, pos, ply, std::move(move), std::move(message)});
+  void diagnose(Problem kind, bool error, SourcePos pos, int ply, std::string move, std::string message) {
+    rec.diagnostics.push_back({error, pos, ply, std::move(move), std::move(message), kind});
   }
-  void diagnose(bool error, std::uint64_t offset, int ply, std::string move, std::string message) {
-    diagnose(error, lines.at(offset), ply, std::move(move), std::move(message));
+  void diagnose(Problem kind, bool error, std::uint64_t offset, int ply, std::string move, std::string message) {
+    diagnose(kind, error, lines.at(offset), ply, std::move(move), std::move(message));
   }
 
   // Sets up the start position from the Variant, SetUp and FEN tags, once.
@@ -135,9 +135,9 @@ struct Replayer::Impl {
     std::string_view slip;  // a literal: no string built for every game
     StartTags tags{known_tag(TagFen), known_tag(TagVariant), known_tag(TagSetUp), known_tag(TagGame)};
     std::string problem = set_up_start(rec, tags, &repairs, &slip);
-    if (!problem.empty()) diagnose(true, rec.start, 0, {}, problem);
-    if (!repairs.empty()) diagnose(false, rec.start, 0, {}, "FEN tag: " + repairs.substr(0, repairs.size() - 2));
-    if (!slip.empty()) diagnose(options.strict, rec.start, 0, {}, std::string(slip));
+    if (!problem.empty()) diagnose(Problem::bad_start_position, true, rec.start, 0, {}, problem);
+    if (!repairs.empty()) diagnose(Problem::fen_repaired, false, rec.start, 0, {}, "FEN tag: " + repairs.substr(0, repairs.size() - 2));
+    if (!slip.empty()) diagnose(Problem::setup_without_fen, options.strict, rec.start, 0, {}, std::string(slip));
     rec.mainline.reserve(128);
     start_mainline(!problem.empty() || break_at_start);
   }
@@ -166,12 +166,12 @@ struct Replayer::Impl {
   // Style departures are errors in strict mode, warnings otherwise. Reports are out of
   // line (as check_form): strings built inside play() made every move save and restore
   // registers it does not need.
-  [[gnu::noinline]] void report_style(const MovePlace& at, std::uint64_t offset, std::string_view token, std::string msg) {
-    diagnose(options.strict, offset, at.ply, numbered_move(at.fullmove, at.side, token), std::move(msg));
+  [[gnu::noinline]] void report_style(Problem kind, const MovePlace& at, std::uint64_t offset, std::string_view token, std::string msg) {
+    diagnose(kind, options.strict, offset, at.ply, numbered_move(at.fullmove, at.side, token), std::move(msg));
   }
 
   [[gnu::noinline]] void report_suffix(const MovePlace& at, std::uint64_t offset, std::string_view token, San::Suffix written, San::Suffix actual) {
-    report_style(at, offset, token, suffix_problem(written, actual));
+    report_style(Problem::wrong_check_sign, at, offset, token, suffix_problem(written, actual));
   }
 
   // No style flag, no origin a rival could make superfluous, and a capture sign exactly
@@ -185,7 +185,7 @@ struct Replayer::Impl {
   // How the move is written, judged on the position before it.
   [[gnu::noinline]] void check_form(const San& san, const SanShape& shape, const Position& before, Move m, std::uint64_t offset, std::string_view token) {
     MovePlace at = place_of(before);
-    auto report = [&](std::string msg) { report_style(at, offset, token, std::move(msg)); };
+    auto report = [&](std::string msg, Problem kind = Problem::nonstandard_san) { report_style(kind, at, offset, token, std::move(msg)); };
     if (san.style & StyleZeroCastling) report("castling written with zeros: expected O-O or O-O-O");
     if (san.style & StylePawnLetter) report("pawn written with P: SAN gives pawns no letter");
     if (san.style & StyleLongAlgebraic) report("long algebraic notation: expected " + format_san(before, m));
@@ -195,10 +195,11 @@ struct Replayer::Impl {
     if (san.piece != Pawn && san.kind == San::Kind::Normal && !san_shown) {
       int given = (san.from_file >= 0) + (san.from_rank >= 0);
       san_shown = given > 0 && given > shape.from_file + shape.from_rank;
-      if (san_shown) report("superfluous disambiguation: expected " + format_san(before, m));
+      if (san_shown) report("superfluous disambiguation: expected " + format_san(before, m), Problem::superfluous_disambiguation);
     }
     if (san.capture != shape.capture && !san_shown)  // Qd1d4 for Qxd4 and UCI: one message, not two
-      report(std::string(san.capture ? "capture sign but the move takes nothing" : "the move captures") + ": expected " + format_san(before, m));
+      report(std::string(san.capture ? "capture sign but the move takes nothing" : "the move captures") + ": expected " + format_san(before, m),
+             Problem::wrong_capture_sign);
   }
 
   void take_pending(MoveNode& node) {
@@ -254,7 +255,8 @@ struct Replayer::Impl {
     std::string message = readings.readings.empty()
                               ? (readings.xiangqi ? readings.error : "unknown move token '" + display_token(token) + "': " + readings.error)
                               : (ambiguous ? "" : "illegal move: ") + first_error;
-    diagnose(true, offset, ply_of(now), numbered_move(now, token), std::move(message));
+    Problem kind = readings.readings.empty() ? Problem::unknown_move : ambiguous ? Problem::ambiguous_move : Problem::illegal_move;
+    diagnose(kind, true, offset, ply_of(now), numbered_move(now, token), std::move(message));
     break_line(f, node, token);
   }
 
@@ -308,7 +310,7 @@ struct Replayer::Impl {
   [[gnu::noinline]] void keep_unreplayed(Frame& f, MoveNode& node, std::string_view token) {
     if (cut || ++unreplayed > MaxUnreplayed) {
       if (!cut)
-        diagnose(false, rec.start, 0, {}, "the movetext after " + std::to_string(MaxUnreplayed) +
+        diagnose(Problem::movetext_left_out, false, rec.start, 0, {}, "the movetext after " + std::to_string(MaxUnreplayed) +
                                               " tokens not replayed is left out (the game's text is kept whole for rejects)");
       cut = true;
       f.line->pop_back();
@@ -336,7 +338,7 @@ struct Replayer::Impl {
     if (left_out()) return Visit::Skip;
     Frame& f = frames.back();
     if (f.line->empty()) {
-      diagnose(true, offset, 0, {}, "a variation must follow the move it replaces");
+      diagnose(Problem::misplaced_variation, true, offset, 0, {}, "a variation must follow the move it replaces");
       return Visit::Skip;
     }
     MoveNode& parent = f.line->back();
@@ -369,7 +371,7 @@ struct Replayer::Impl {
   void finish_result_checks() {
     std::string_view tag_result = known_tag(TagResult);
     if (!rec.result.empty() && !tag_result.empty() && tag_result != rec.result)
-      diagnose(false, rec.start, 0, {}, "the Result tag says " + std::string(tag_result) + " but the movetext ends " + rec.result);
+      diagnose(Problem::result_tag_mismatch, false, rec.start, 0, {}, "the Result tag says " + std::string(tag_result) + " but the movetext ends " + rec.result);
     std::string_view result = rec.result.empty() ? tag_result : std::string_view(rec.result);
     const Frame& main = frames.front();
     if (main.broken || result.empty() || result == "*") return;
@@ -378,10 +380,10 @@ struct Replayer::Impl {
     if (rec.termination == Termination::Checkmate) {
       std::string_view expected = pos.side_to_move() == White ? "0-1" : "1-0";
       if (result != expected)
-        diagnose(false, rec.start, 0, {}, "result " + std::string(result) + " but " + (pos.side_to_move() == White ? "White" : "Black") +
+        diagnose(Problem::result_contradicts_position, false, rec.start, 0, {}, "result " + std::string(result) + " but " + (pos.side_to_move() == White ? "White" : "Black") +
                                               " is checkmated: expected " + std::string(expected));
     } else if (ends_game(rec.termination) && decisive) {
-      diagnose(false, rec.start, 0, {}, "result " + std::string(result) + " but the game ended drawn by " +
+      diagnose(Problem::result_contradicts_position, false, rec.start, 0, {}, "result " + std::string(result) + " but the game ended drawn by " +
                                             std::string(termination_name(rec.termination)));
     }
   }
@@ -391,22 +393,22 @@ struct Replayer::Impl {
     constexpr int MaxReported = 8;
     int repeated = 0;
     for_each_repeated_tag(rec.tags, [&](std::size_t i) {
-      if (++repeated <= MaxReported) diagnose(false, rec.start, 0, {}, "duplicate tag " + rec.tags[i].first);
+      if (++repeated <= MaxReported) diagnose(Problem::duplicate_tag, false, rec.start, 0, {}, "duplicate tag " + rec.tags[i].first);
     });
     if (repeated > MaxReported)
-      diagnose(false, rec.start, 0, {}, std::to_string(repeated - MaxReported) + " more duplicate tags");
+      diagnose(Problem::duplicate_tag, false, rec.start, 0, {}, std::to_string(repeated - MaxReported) + " more duplicate tags");
   }
 
   void finish_tag_checks() {
     report_duplicate_tags();
     if (std::string_view d = known_tag(TagDate); !d.empty() && !date_well_formed(d))
-      diagnose(false, rec.start, 0, {}, "malformed Date \"" + std::string(d) + "\": expected YYYY.MM.DD with ? for unknown digits");
+      diagnose(Problem::malformed_date, false, rec.start, 0, {}, "malformed Date \"" + std::string(d) + "\": expected YYYY.MM.DD with ? for unknown digits");
     if (std::string_view pc = known_tag(TagPlyCount); !pc.empty() && !frames.front().broken) {
       int n = -1;
       std::from_chars(pc.data(), pc.data() + pc.size(), n);
       int plies = int(rec.mainline.size());
       if (n != plies)
-        diagnose(false, rec.start, 0, {}, "PlyCount tag says " + std::string(pc) + " but the game has " + std::to_string(plies) + " plies");
+        diagnose(Problem::plycount_mismatch, false, rec.start, 0, {}, "PlyCount tag says " + std::string(pc) + " but the game has " + std::to_string(plies) + " plies");
     }
   }
 
@@ -416,7 +418,7 @@ struct Replayer::Impl {
     if (!rec.result.empty()) return;
     std::size_t last = raw.find_last_not_of(" \t\n\r\f\v");
     std::size_t end = last == std::string_view::npos ? 0 : last + 1;
-    diagnose(options.strict, rec.start.offset + end, 0, {}, "no result at the end of the game: expected 1-0, 0-1, 1/2-1/2 or *");
+    diagnose(Problem::missing_result, options.strict, rec.start.offset + end, 0, {}, "no result at the end of the game: expected 1-0, 0-1, 1/2-1/2 or *");
   }
 
   void finish() {
@@ -464,7 +466,7 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
 
 Visit Replayer::tag(std::string_view name, std::string_view value, std::uint64_t offset) {
   if (value.size() > MaxKeptText)
-    impl_->diagnose(true, offset, 0, {}, "tag " + display_token(name) + " has a value of " + std::to_string(value.size()) +
+    impl_->diagnose(Problem::tag_too_long, true, offset, 0, {}, "tag " + display_token(name) + " has a value of " + std::to_string(value.size()) +
                                           " bytes: expected at most " + std::to_string(MaxKeptText));
   auto& tags = impl_->rec.tags;
   if (tags.empty()) tags.reserve(16);  // most games have 7 to 16 tags
@@ -525,7 +527,7 @@ void Replayer::syntax_error(const pgn::SyntaxError& error) {
     if (s.on_input_error) s.on_input_error(error);
     return;
   }
-  s.diagnose(!error.warning || (error.strict && s.options.strict), error.pos, 0, {}, error.message);
+  s.diagnose(error.kind, !error.warning || (error.strict && s.options.strict), error.pos, 0, {}, error.message);
   if (error.warning) return;  // read on: the tokens after it are aligned
   // Later tokens may be misaligned: keep them as text. Before the first move the
   // position is not set up yet (a FEN tag may still come), so the break waits for it.

@@ -2,6 +2,7 @@
 // events. The grammar stays in this file so users never compile it.
 #include <charconv>
 #include <cstring>
+#include <type_traits>
 
 #include "qipu/grammar/pgn.hpp"
 #include "qipu/notation/plain_san.hpp"
@@ -18,6 +19,7 @@ namespace pegtl = tao::pegtl;
 struct GameError {
     const char* at;
     std::string message;
+    Problem kind = Problem::syntax_error;
 };
 
 // Everything the actions need while one game is parsed.
@@ -73,9 +75,9 @@ struct State {
         skip_game = quiet = true;
         if (r == Visit::Stop) stop = true;
     }
-    void error(const char* at, std::string message, bool warning = false, bool strict = false) {
+    void error(Problem kind, const char* at, std::string message, bool warning = false, bool strict = false) {
         if (opts.junk_as_game) live();
-        report(SyntaxError{raw->index, lines.at(offset(at)), std::move(message), warning, strict});
+        report(SyntaxError{raw->index, lines.at(offset(at)), std::move(message), warning, strict, kind});
     }
     void report(const SyntaxError& e) {
         ++errors;
@@ -83,11 +85,14 @@ struct State {
         v->syntax_error(e);
     }
     // A slip read on: a warning, an error for strict readers.
-    void slip(const char* at, std::string message) { error(at, std::move(message), true, true); }
-    void slip_at(SourcePos pos, std::string message) { report(SyntaxError{raw->index, pos, std::move(message), true, true}); }
+    void slip(Problem kind, const char* at, std::string message) { error(kind, at, std::move(message), true, true); }
+    void slip_at(Problem kind, SourcePos pos, std::string message) {
+        report(SyntaxError{raw->index, pos, std::move(message), true, true, kind});
+    }
     void open_variation(const char* at) {
         if (depth >= opts.max_variation_depth)
-            throw GameError{at, "variations nested deeper than " + std::to_string(opts.max_variation_depth)};
+            throw GameError{at, "variations nested deeper than " + std::to_string(opts.max_variation_depth),
+                            Problem::variation_too_deep};
         ++depth;
         if (!live()) return;
         Visit r = v->begin_variation(offset(at));
@@ -154,7 +159,7 @@ template <>
 struct action<g::bad_tag> {
     template <typename In>
     static void apply(const In& in, State& st) {
-        st.error(in.begin(), "malformed tag pair " + quoted(in.string_view()) + ": expected [Name \"value\"]");
+        st.error(Problem::malformed_tag, in.begin(), "malformed tag pair " + quoted(in.string_view()) + ": expected [Name \"value\"]");
     }
 };
 template <>
@@ -182,7 +187,7 @@ struct action<g::nag> {
         int value = 0;
         auto [p, ec] = std::from_chars(in.begin() + 1, in.end(), value);
         if (ec != std::errc() || value > 255) {
-            st.error(in.begin(), "NAG " + quoted(in.string_view()) + " out of range: expected $0 to $255");
+            st.error(Problem::nag_out_of_range, in.begin(), "NAG " + quoted(in.string_view()) + " out of range: expected $0 to $255");
         } else if (st.live()) {
             st.follow(st.v->nag(value, st.offset(in.begin())));
         }
@@ -219,14 +224,14 @@ template <>
 struct action<g::var_result> {
     template <typename In>
     static void apply(const In& in, State& st) {
-        st.error(in.begin(), "result " + quoted(in.string_view()) + " inside a variation: expected ')'");
+        st.error(Problem::result_in_variation, in.begin(), "result " + quoted(in.string_view()) + " inside a variation: expected ')'");
     }
 };
 template <>
 struct action<g::stray_close> {
     template <typename In>
     static void apply(const In& in, State& st) {
-        st.error(in.begin(), "unmatched ')': no variation is open");
+        st.error(Problem::unmatched_paren, in.begin(), "unmatched ')': no variation is open");
     }
 };
 // With junk_as_game, a word the grammar does not know may still be a move in some
@@ -239,8 +244,8 @@ struct action<g::unknown_token> {
         std::string_view text = in.string_view();
         bool delimiter = text.size() == 1 && std::string_view("{}()[];").find(text[0]) != std::string_view::npos;
         if (!st.opts.junk_as_game || delimiter) {
-            st.error(in.begin(), std::string(delimiter ? "unexpected " : "unknown token ") + quoted(text) +
-                                     ": expected a move, move number, NAG, comment, variation or result");
+            st.error(Problem::unknown_token, in.begin(),
+                     std::string(delimiter ? "unexpected " : "unknown token ") + quoted(text) + ": expected a move, move number, NAG, comment, variation or result");
             return;
         }
         if (st.live()) st.follow(st.v->move(text, st.offset(in.begin())));
@@ -274,7 +279,7 @@ struct action<g::periods> {
     static void apply(const In& in, State& st) {
         std::string_view t = in.string_view();
         if (t == "..." || t == "\xE2\x80\xA6" || after_move_number(st.text, in.begin())) return;
-        st.slip(in.begin(), "stray " + quoted(t) + ": periods belong after a move number");
+        st.slip(Problem::stray_period, in.begin(), "stray " + quoted(t) + ": periods belong after a move number");
     }
 };
 
@@ -284,7 +289,12 @@ struct control : pegtl::normal<Rule> {
     template <typename In, typename... States>
     [[noreturn]] static void raise(const In& in, States&&...) {
         const char* msg = g::error_message<Rule>;
-        throw GameError{in.current(), msg ? msg : "syntax error"};
+        throw GameError{in.current(), msg ? msg : "syntax error", kind()};
+    }
+    static constexpr Problem kind() {
+        if constexpr (std::is_same_v<Rule, g::comment_text>) return Problem::unterminated_comment;
+        if constexpr (std::is_same_v<Rule, g::var_close>) return Problem::unclosed_variation;
+        return Problem::syntax_error;
     }
 };
 
@@ -367,21 +377,21 @@ Visit GameParser::parse(const RawGame& raw, Visitor& v, ReadStats& stats) {
     st.start(raw, v, stats);
     if (!raw.problem.empty()) {
         ++stats.errors;
-        v.syntax_error(SyntaxError{raw.index, st.start_pos(), raw.problem});
+        v.syntax_error(SyntaxError{raw.index, st.start_pos(), raw.problem, false, false, Problem::game_too_large});
         return Visit::Continue;
     }
     if (!raw.prose.empty()) {
         st.live();  // the warning belongs to this game, the input's first
-        st.slip_at(SourcePos{raw.prose_line, raw.prose_column, raw.prose_offset},
+        st.slip_at(Problem::text_before_game, SourcePos{raw.prose_line, raw.prose_column, raw.prose_offset},
                    "text before the first game skipped: " + quoted(std::string_view(raw.prose)));
     }
     if (raw.invalid_bytes > 0)
-        st.error(raw.text.data() + (raw.first_invalid - raw.byte_offset),
+        st.error(Problem::invalid_bytes, raw.text.data() + (raw.first_invalid - raw.byte_offset),
                  std::to_string(raw.invalid_bytes) +
                      " byte(s) invalid in the input encoding were read as Windows-1252",
                  true);
     if (raw.own_encoding)
-        st.error(raw.text.data() + (raw.own_encoding_at - raw.byte_offset),
+        st.error(Problem::encoding_guessed, raw.text.data() + (raw.own_encoding_at - raw.byte_offset),
                  std::string("not valid UTF-8, decoded as ") + raw.encoding, true);
     pegtl::memory_input<pegtl::tracking_mode::lazy, pegtl::eol::lf_crlf> in(
         raw.text.data(), raw.text.data() + raw.text.size(), "");
@@ -398,7 +408,7 @@ Visit GameParser::parse(const RawGame& raw, Visitor& v, ReadStats& stats) {
         }
     } catch (const GameError& e) {
         st.close_all();
-        st.error(e.at, e.message);
+        st.error(e.kind, e.at, e.message);
     }
     if (st.begun && st.v->end_game(GameEnd{raw.index, raw.text, st.errors, raw.encoding}) == Visit::Stop) st.stop = true;
     return st.stop ? Visit::Stop : Visit::Continue;
@@ -420,7 +430,7 @@ ReadStats read_pgn(Source& src, Visitor& v, const ReaderOptions& opts) {
         }
     } catch (const SourceError& e) {
         ++stats.errors;
-        v.syntax_error(SyntaxError{0, SourcePos{}, e.what()});
+        v.syntax_error(SyntaxError{0, SourcePos{}, e.what(), false, false, Problem::input_error});
     }
     if (!told && !chunker.encoding().empty()) v.encoding(chunker.encoding());
     stats.encoding = chunker.encoding();

@@ -23,6 +23,7 @@ struct Diagnostic {
   int ply = 0;           // 1 for White's first move; 0 for the game as a whole
   std::string move;      // "31. Qxe1" as written, or empty
   std::string message;   // what is wrong and what was expected
+  Problem kind = Problem::other;  // the same for programs (problem_code)
 };
 
 struct MoveNode;

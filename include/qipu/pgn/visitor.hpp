@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "qipu/pgn/problem.hpp"
+
 namespace qipu {
 struct San;
 }
@@ -48,6 +50,7 @@ struct SyntaxError {
     std::string message;           // says what was expected
     bool warning = false;          // the text was read anyway (bytes invalid in the encoding)
     bool strict = false;           // a warning that strict readers count as an error (a stray '.')
+    Problem kind = Problem::other; // what is wrong, for programs (problem_code)
 };
 
 class Visitor {
