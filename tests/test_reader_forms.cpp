@@ -179,6 +179,17 @@ TEST_CASE("reader: prose before the first tag is skipped with a warning", "[read
   CHECK(games[1].plies() == 2);
 }
 
+// Found by fuzz_pgn: the invalid byte lies in the skipped prose, before the game's text, and
+// its place was computed as a pointer before that text (UBSan: pointer overflow).
+TEST_CASE("reader: a byte invalid in its encoding inside the skipped prose", "[reader]") {
+  GameRecord g = read_one("\xe9\xa6\xac notes \xaa\n" + Tags + "1. e4 e5 *\n");
+  CHECK(g.plies() == 2);
+  bool placed = false;
+  for (const auto& d : g.diagnostics)
+    if (d.kind == Problem::invalid_bytes) placed = d.pos.line == 2 && d.pos.column == 1;  // the game's first byte
+  CHECK(placed);
+}
+
 TEST_CASE("reader: a capture sign that takes nothing, a capture without one", "[reader]") {
   slip(Tags + "1. e4 d5 2. exd5 Qxd5 3. Nc3 Qd8 4. Nxe4 *\n", 7, 37, "capture sign but the move takes nothing: expected Ne4", 7);
   slip(Tags + "1. e4 d5 2. exd5 Qd5 *\n", 7, 18, "the move captures: expected Qxd5", 4);

@@ -1,5 +1,6 @@
 // Runs the PEGTL grammar over one game chunk and turns matches into visitor
 // events. The grammar stays in this file so users never compile it.
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <type_traits>
@@ -372,6 +373,13 @@ struct GameParser::Impl {
 GameParser::GameParser(const ReaderOptions& opts) : impl_(std::make_unique<Impl>(opts)) {}
 GameParser::~GameParser() = default;
 
+// The place in the game's text of an input offset; the text's start for an offset before
+// it (bytes in prose skipped before the first tag are counted with the first game).
+static const char* text_at(const RawGame& raw, std::uint64_t offset) {
+    std::uint64_t at = offset < raw.byte_offset ? 0 : std::min<std::uint64_t>(offset - raw.byte_offset, raw.text.size());
+    return raw.text.data() + at;
+}
+
 Visit GameParser::parse(const RawGame& raw, Visitor& v, ReadStats& stats) {
     State& st = impl_->st;
     st.start(raw, v, stats);
@@ -386,12 +394,12 @@ Visit GameParser::parse(const RawGame& raw, Visitor& v, ReadStats& stats) {
                    "text before the first game skipped: " + quoted(std::string_view(raw.prose)));
     }
     if (raw.invalid_bytes > 0)
-        st.error(Problem::invalid_bytes, raw.text.data() + (raw.first_invalid - raw.byte_offset),
+        st.error(Problem::invalid_bytes, text_at(raw, raw.first_invalid),
                  std::to_string(raw.invalid_bytes) +
                      " byte(s) invalid in the input encoding were read as Windows-1252",
                  true);
     if (raw.own_encoding)
-        st.error(Problem::encoding_guessed, raw.text.data() + (raw.own_encoding_at - raw.byte_offset),
+        st.error(Problem::encoding_guessed, text_at(raw, raw.own_encoding_at),
                  std::string("not valid UTF-8, decoded as ") + raw.encoding, true);
     pegtl::memory_input<pegtl::tracking_mode::lazy, pegtl::eol::lf_crlf> in(
         raw.text.data(), raw.text.data() + raw.text.size(), "");
