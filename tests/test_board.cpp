@@ -332,11 +332,16 @@ TEST_CASE("perft: Ethereal fischer.epd (Chess960, Shredder-FEN)", "[board][perft
   CHECK(st.entries >= 960 * 3);
 }
 
+// A perft suite of the repository's sample: all `count` positions read and run to `cap`.
+static void run_sample_suite(const char* file, std::size_t count, bool chess960, std::uint64_t cap) {
+  auto lines = read_perft_suite(sample(file));
+  REQUIRE(lines.size() == count);
+  PerftStats st = run_perft(lines, chess960, node_cap(cap));
+  CHECK(st.positions == int(count));
+}
+
 TEST_CASE("perft: tricky.perft (scalachess)", "[board][perft][suite]") {
-  auto lines = read_perft_suite(sample("perft/tricky.perft"));
-  REQUIRE(lines.size() == 18);
-  PerftStats st = run_perft(lines, false, node_cap(5'000'000));
-  CHECK(st.positions == 18);
+  run_sample_suite("perft/tricky.perft", 18, false, 5'000'000);
 }
 
 TEST_CASE("perft: python-chess and shakmaty tricky.perft", "[board][perft][suite][corpus]") {
@@ -369,10 +374,7 @@ TEST_CASE("perft: chess960.perft (every fourth position)", "[board][perft][suite
 }
 
 TEST_CASE("perft: random.perft (every tenth position)", "[board][perft][suite]") {
-  auto lines = read_perft_suite(sample("perft/random.perft"));
-  REQUIRE(lines.size() == 684);
-  PerftStats st = run_perft(lines, false, node_cap(1'000'000));
-  CHECK(st.positions == 684);
+  run_sample_suite("perft/random.perft", 684, false, 1'000'000);
 }
 
 // ===================================================================== kokopu positions
