@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     qipu::db::PositionQuery query{moves.position, std::nullopt};  // reached at any ply
-    qipu::db::GameQuery all;                                       // no other condition
+    qipu::db::GameQuery all;                                      // no other condition
     for (std::int64_t id : qipu::db::find_position(*db, query, all)) {
       qipu::game::GameRecord game;
       if (qipu::db::load_game(*db, id, game))

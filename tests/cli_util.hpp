@@ -25,8 +25,8 @@ namespace fs = std::filesystem;
 
 struct Run {
   std::string out, err;
-  int code = -1;          // exit code, or 128 + signal
-  long peak_rss_kb = 0;   // the largest process of the command
+  int code = -1;         // exit code, or 128 + signal
+  long peak_rss_kb = 0;  // the largest process of the command
   double seconds = 0;
 };
 
@@ -65,8 +65,10 @@ inline std::string read_all(int fd) {
   std::string s;
   char buf[65536];
   for (ssize_t n; (n = read(fd, buf, sizeof buf)) != 0;) {
-    if (n > 0) s.append(buf, std::size_t(n));
-    else if (errno != EINTR) break;
+    if (n > 0)
+      s.append(buf, std::size_t(n));
+    else if (errno != EINTR)
+      break;
   }
   return s;
 }
@@ -95,8 +97,7 @@ inline Run shell(const std::string& cmd) {
   close(out[0]);
   int status = 0;
   struct rusage usage {};
-  while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
-  }
+  while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {}
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.peak_rss_kb = usage.ru_maxrss;

@@ -47,7 +47,7 @@ inline bool present(std::initializer_list<std::string_view> rels) {
 
 // At the top of a test (or of a SECTION) that reads the corpora: returns early, skipped,
 // when any of them is absent.
-#define QIPU_NEEDS_CORPORA(...)                           \
-  do {                                                    \
-    if (!corpora::present({__VA_ARGS__})) return;          \
+#define QIPU_NEEDS_CORPORA(...)                   \
+  do {                                            \
+    if (!corpora::present({__VA_ARGS__})) return; \
   } while (false)

@@ -211,13 +211,23 @@ TEST_CASE("perft: the six classic positions", "[board][perft]") {
     std::vector<std::uint64_t> counts;  // depth 1, 2, ...
   };
   const Case cases[] = {
-      {"start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", {20, 400, 8902, 197281, 4865609, 119060324}},
-      {"kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", {48, 2039, 97862, 4085603, 193690690}},
+      {"start",
+       "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+       {20, 400, 8902, 197281, 4865609, 119060324}},
+      {"kiwipete",
+       "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+       {48, 2039, 97862, 4085603, 193690690}},
       {"position 3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", {14, 191, 2812, 43238, 674624, 11030083, 178633661}},
-      {"position 4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", {6, 264, 9467, 422333, 15833292}},
-      {"position 4 mirrored", "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1", {6, 264, 9467, 422333}},
+      {"position 4",
+       "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+       {6, 264, 9467, 422333, 15833292}},
+      {"position 4 mirrored",
+       "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+       {6, 264, 9467, 422333}},
       {"position 5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", {44, 1486, 62379, 2103487, 89941194}},
-      {"position 6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", {46, 2079, 89890, 3894594, 164075551}},
+      {"position 6",
+       "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+       {46, 2079, 89890, 3894594, 164075551}},
   };
   // Bulk counting makes even the 100-200 million leaf depths take well under a second each.
   const std::uint64_t cap = node_cap(200'000'000);
@@ -239,7 +249,8 @@ void check_king_safety_against_movegen(const Position& pos) {
   for (Bitboard b = pos.pieces(us); b;) {
     Square from = pop_lsb(b);
     PieceType t = type_of(pos.piece_on(from));
-    Bitboard targets = t == Pawn ? (pawn_attacks(us, from) & pos.pieces(~us)) : attacks_of(t, from, pos.pieces()) & ~pos.pieces(us);
+    Bitboard targets =
+        t == Pawn ? (pawn_attacks(us, from) & pos.pieces(~us)) : attacks_of(t, from, pos.pieces()) & ~pos.pieces(us);
     Square push = us == White ? Square(from + 8) : Square(from - 8);
     if (t == Pawn && pos.piece_on(push) == NoPiece) targets |= square_bb(push);
     for (Bitboard tb = targets; tb;) {
@@ -273,10 +284,10 @@ void walk_tree(const Position& pos, int depth, const Visit& visit) {
 
 TEST_CASE("leaves_king_safe agrees with the move generator in the perft trees", "[board][perft]") {
   // Pins, checks, discovered checks and en passant across the classic perft positions.
-  for (const char* fen : {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                          "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-                          "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-                          "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"}) {
+  for (const char* fen :
+       {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"}) {
     walk_tree(load(fen), 2, check_king_safety_against_movegen);
   }
 }
@@ -289,11 +300,11 @@ void check_checkers(const Position& pos) {
 }
 
 TEST_CASE("checkers after a move agree with a search of the enemy pieces in the perft trees", "[board][perft]") {
-  for (const char* fen : {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                          "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-                          "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-                          "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-                          "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"}) {
+  for (const char* fen :
+       {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10"}) {
     walk_tree(load(fen), 3, check_checkers);
   }
 }
@@ -346,7 +357,8 @@ TEST_CASE("perft: tricky.perft (scalachess)", "[board][perft][suite]") {
 
 TEST_CASE("perft: python-chess and shakmaty tricky.perft", "[board][perft][suite][corpus]") {
   QIPU_NEEDS_CORPORA("perft/python-chess", "perft/shakmaty");
-  for (const char* file : {"perft/python-chess/examples__perft__tricky.perft", "perft/shakmaty/shakmaty__tests__tricky.perft"}) {
+  for (const char* file :
+       {"perft/python-chess/examples__perft__tricky.perft", "perft/shakmaty/shakmaty__tests__tricky.perft"}) {
     auto lines = read_perft_suite(corpora::path(file));
     REQUIRE(lines.size() >= 19);
     std::vector<PerftLine> accepted;
@@ -549,11 +561,11 @@ TEST_CASE("FEN: kokopu fens.csv", "[board][fen][kokopu][corpus]") {
   // column, KQkq-style, where that has a value), or we refuse it on purpose, for the
   // reason named.
   const std::map<std::string, std::string> refused = {
-      {"Base 2", "fullmove"},                                             // move number 0
-      {"Invalid en-passant (rank)", "rank"},                              // d6 with Black to move
-      {"Ineffective en-passant 1", "halfmove"},                           // e.p. square, clock 2
-      {"Ineffective en-passant 2", "no pawn"},                            // no pawn passed h6
-      {"Ambiguous FEN style with king not on 1st rank", "first rank"},    // C/G rights, king on a3
+      {"Base 2", "fullmove"},                                           // move number 0
+      {"Invalid en-passant (rank)", "rank"},                            // d6 with Black to move
+      {"Ineffective en-passant 1", "halfmove"},                         // e.p. square, clock 2
+      {"Ineffective en-passant 2", "no pawn"},                          // no pawn passed h6
+      {"Ambiguous FEN style with king not on 1st rank", "first rank"},  // C/G rights, king on a3
       {"Ambiguous FEN style with multiple kings", "kings"},
       {"Ambiguous FEN style with flag not on rook file 1", "no rook"},
       {"Ambiguous FEN style with flag not on rook file 2", "no rook"},
@@ -579,7 +591,8 @@ TEST_CASE("FEN: kokopu fens.csv", "[board][fen][kokopu][corpus]") {
     CHECK(castling_letters(pos, c960) == row["CASTLING"]);
     // We write X-FEN: KQkq for the outermost rook, a file letter otherwise. kokopu's
     // FEN_OUT_WITHOUT_XFEN column is that style where it has a value.
-    std::string expected = c960 && !row["FEN_OUT_WITHOUT_XFEN"].empty() ? row["FEN_OUT_WITHOUT_XFEN"] : row["FEN_OUT_DEFAULT"];
+    std::string expected =
+        c960 && !row["FEN_OUT_WITHOUT_XFEN"].empty() ? row["FEN_OUT_WITHOUT_XFEN"] : row["FEN_OUT_DEFAULT"];
     // kokopu leaves that column empty when two rooks stand on the castling side; X-FEN
     // still says Q for the outermost one (b1 here, with c1 inside it).
     if (row["LABEL"] == "Ambiguous FEN style with 3 rooks 2")
@@ -918,11 +931,21 @@ TEST_CASE("Polyglot keys: the specification's reference positions", "[board][pol
       {{"e2e4"}, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", 0x823c9b50fd114196ULL},
       {{"e2e4", "d7d5"}, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2", 0x0756b94461c50fb0ULL},
       {{"e2e4", "d7d5", "e4e5"}, "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2", 0x662fafb965db29d4ULL},
-      {{"e2e4", "d7d5", "e4e5", "f7f5"}, "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", 0x22a48b5a8e47ff78ULL},
-      {{"e2e4", "d7d5", "e4e5", "f7f5", "e1e2"}, "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPPKPPP/RNBQ1BNR b kq - 0 3", 0x652a607ca3f242c1ULL},
-      {{"e2e4", "d7d5", "e4e5", "f7f5", "e1e2", "e8f7"}, "rnbq1bnr/ppp1pkpp/8/3pPp2/8/8/PPPPKPPP/RNBQ1BNR w - - 0 4", 0x00fdd303c946bdd9ULL},
-      {{"a2a4", "b7b5", "h2h4", "b5b4", "c2c4"}, "rnbqkbnr/p1pppppp/8/8/PpP4P/8/1P1PPPP1/RNBQKBNR b KQkq c3 0 3", 0x3c8123ea7b067637ULL},
-      {{"a2a4", "b7b5", "h2h4", "b5b4", "c2c4", "b4c3", "a1a3"}, "rnbqkbnr/p1pppppp/8/8/P6P/R1p5/1P1PPPP1/1NBQKBNR b Kkq - 0 4", 0x5c3f9b829b279560ULL},
+      {{"e2e4", "d7d5", "e4e5", "f7f5"},
+       "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+       0x22a48b5a8e47ff78ULL},
+      {{"e2e4", "d7d5", "e4e5", "f7f5", "e1e2"},
+       "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPPKPPP/RNBQ1BNR b kq - 0 3",
+       0x652a607ca3f242c1ULL},
+      {{"e2e4", "d7d5", "e4e5", "f7f5", "e1e2", "e8f7"},
+       "rnbq1bnr/ppp1pkpp/8/3pPp2/8/8/PPPPKPPP/RNBQ1BNR w - - 0 4",
+       0x00fdd303c946bdd9ULL},
+      {{"a2a4", "b7b5", "h2h4", "b5b4", "c2c4"},
+       "rnbqkbnr/p1pppppp/8/8/PpP4P/8/1P1PPPP1/RNBQKBNR b KQkq c3 0 3",
+       0x3c8123ea7b067637ULL},
+      {{"a2a4", "b7b5", "h2h4", "b5b4", "c2c4", "b4c3", "a1a3"},
+       "rnbqkbnr/p1pppppp/8/8/P6P/R1p5/1P1PPPP1/1NBQKBNR b Kkq - 0 4",
+       0x5c3f9b829b279560ULL},
   };
   for (const Ref& r : refs) {
     INFO(r.fen);
@@ -1083,25 +1106,25 @@ TEST_CASE("game state: insufficient material", "[board][game]") {
     bool dead;
   };
   const Case cases[] = {
-      {"4k3/8/8/8/8/8/8/4K3 w - - 0 1", true},                  // K v K
-      {"4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", true},                // K+B v K
-      {"4k3/8/8/8/8/8/8/1N2K3 w - - 0 1", true},                // K+N v K
-      {"4kn2/8/8/8/8/8/8/4K3 w - - 0 1", true},                 // K v K+N
-      {"4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", true},               // K+B v K+B, f8 and c1 dark
-      {"4k3/8/8/8/8/8/8/2B1K1b1 w - - 0 1", true},              // c1 and g1, both dark
-      {"4k3/8/8/8/8/8/8/3BKb2 w - - 0 1", true},                // d1 and f1, both light
-      {"4k2b/6b1/8/8/8/4B3/8/B1B1K3 w - - 0 1", true},          // five bishops, all dark
-      {"2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", false},             // c8 light, c1 dark
-      {"4k3/8/8/8/8/8/8/2B1Kb2 w - - 0 1", false},              // c1 dark, f1 light
-      {"4k2b/6b1/8/8/8/4B3/8/BB2K3 w - - 0 1", false},          // b1 is light: mixed
-      {"4k3/8/8/8/8/8/8/1NN1K3 w - - 0 1", false},              // K+N+N v K
-      {"4kn2/8/8/8/8/8/8/1N2K3 w - - 0 1", false},              // K+N v K+N
-      {"4k3/8/8/8/8/8/8/1NB1K3 w - - 0 1", false},              // K+B+N v K
-      {"4kb2/8/8/8/8/8/8/1N2K3 w - - 0 1", false},              // K+N v K+B
-      {"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false},               // K+P v K
-      {"4k3/4p3/8/8/8/8/8/4K3 w - - 0 1", false},               // K v K+P
-      {"4k3/8/8/8/8/8/8/R3K3 w - - 0 1", false},                // K+R v K
-      {"4k3/8/8/8/8/8/8/3QK3 w - - 0 1", false},                // K+Q v K
+      {"4k3/8/8/8/8/8/8/4K3 w - - 0 1", true},          // K v K
+      {"4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", true},        // K+B v K
+      {"4k3/8/8/8/8/8/8/1N2K3 w - - 0 1", true},        // K+N v K
+      {"4kn2/8/8/8/8/8/8/4K3 w - - 0 1", true},         // K v K+N
+      {"4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", true},       // K+B v K+B, f8 and c1 dark
+      {"4k3/8/8/8/8/8/8/2B1K1b1 w - - 0 1", true},      // c1 and g1, both dark
+      {"4k3/8/8/8/8/8/8/3BKb2 w - - 0 1", true},        // d1 and f1, both light
+      {"4k2b/6b1/8/8/8/4B3/8/B1B1K3 w - - 0 1", true},  // five bishops, all dark
+      {"2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", false},     // c8 light, c1 dark
+      {"4k3/8/8/8/8/8/8/2B1Kb2 w - - 0 1", false},      // c1 dark, f1 light
+      {"4k2b/6b1/8/8/8/4B3/8/BB2K3 w - - 0 1", false},  // b1 is light: mixed
+      {"4k3/8/8/8/8/8/8/1NN1K3 w - - 0 1", false},      // K+N+N v K
+      {"4kn2/8/8/8/8/8/8/1N2K3 w - - 0 1", false},      // K+N v K+N
+      {"4k3/8/8/8/8/8/8/1NB1K3 w - - 0 1", false},      // K+B+N v K
+      {"4kb2/8/8/8/8/8/8/1N2K3 w - - 0 1", false},      // K+N v K+B
+      {"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false},       // K+P v K
+      {"4k3/4p3/8/8/8/8/8/4K3 w - - 0 1", false},       // K v K+P
+      {"4k3/8/8/8/8/8/8/R3K3 w - - 0 1", false},        // K+R v K
+      {"4k3/8/8/8/8/8/8/3QK3 w - - 0 1", false},        // K+Q v K
   };
   for (const Case& c : cases) {
     INFO(c.fen);
@@ -1124,16 +1147,17 @@ TEST_CASE("game state: threefold and fivefold repetition", "[board][game]") {
   for (int round = 1; round <= 4; ++round) {
     for (int i = 0; i < 4; ++i) {
       g.play(uci_move(g.position(), cycle[i]));
-      if (i < 3) {
-        CHECK(g.termination() != Termination::FivefoldRepetition);
-      }
+      if (i < 3) { CHECK(g.termination() != Termination::FivefoldRepetition); }
     }
     ++occurrences;
     CHECK(g.repetitions() == occurrences);
     Termination t = g.termination();
-    if (occurrences < 3) CHECK(t == Termination::None);
-    else if (occurrences < 5) CHECK(t == Termination::ThreefoldRepetition);
-    else CHECK(t == Termination::FivefoldRepetition);
+    if (occurrences < 3)
+      CHECK(t == Termination::None);
+    else if (occurrences < 5)
+      CHECK(t == Termination::ThreefoldRepetition);
+    else
+      CHECK(t == Termination::FivefoldRepetition);
   }
   CHECK(occurrences == 5);
   CHECK(g.plies() == 16);
@@ -1157,7 +1181,7 @@ TEST_CASE("game state: repetition key ignores an en passant square with no legal
   CHECK_FALSE(with_ep.ep_legal());
   Position without = load("3k4/8/8/8/3pP3/8/8/3RK3 b - - 0 1");
   CHECK(without.ep_square() == NoSquare);
-  CHECK(with_ep.key() != without.key());                     // Polyglot hashes the square
+  CHECK(with_ep.key() != without.key());                        // Polyglot hashes the square
   CHECK(with_ep.repetition_key() == without.repetition_key());  // FIDE: same position
   CHECK(with_ep.fen() == without.fen());
 

@@ -134,27 +134,37 @@ TEST_CASE("check: --json carries the same facts", "[cli]") {
   bool in_str = false, esc = false, balanced = true;
   for (char c : j) {
     if (in_str) {
-      if (esc) esc = false;
-      else if (c == '\\') esc = true;
-      else if (c == '"') in_str = false;
+      if (esc)
+        esc = false;
+      else if (c == '\\')
+        esc = true;
+      else if (c == '"')
+        in_str = false;
       continue;
     }
-    if (c == '"') in_str = true;
-    else if (c == '{' || c == '[') ++depth;
-    else if (c == '}' || c == ']') balanced &= --depth >= 0;
+    if (c == '"')
+      in_str = true;
+    else if (c == '{' || c == '[')
+      ++depth;
+    else if (c == '}' || c == ']')
+      balanced &= --depth >= 0;
   }
   CHECK(balanced);
   CHECK(depth == 0);
   CHECK_FALSE(in_str);
   // The games with something to report, with their diagnostics.
-  std::regex game_re("\\{\"file\":\"[^\"]*multi.pgn\",\"game\":(\\d+),\"line\":(\\d+),\"white\":\"([^\"]*)\",\"black\":"
-                     "\"([^\"]*)\",\"valid\":(true|false),\"diagnostics\":\\[([^\\]]*)\\]\\}");
+  std::regex game_re(
+      "\\{\"file\":\"[^\"]*multi.pgn\",\"game\":(\\d+),\"line\":(\\d+),\"white\":\"([^\"]*)\",\"black\":"
+      "\"([^\"]*)\",\"valid\":(true|false),\"diagnostics\":\\[([^\\]]*)\\]\\}");
   std::vector<std::string> seen;
   for (auto it = std::sregex_iterator(j.begin(), j.end(), game_re); it != std::sregex_iterator(); ++it)
     seen.push_back((*it)[1].str() + " " + (*it)[2].str() + " " + (*it)[3].str() + " " + (*it)[5].str());
   CHECK(seen == std::vector<std::string>{"2 8 Gamma false", "3 15 Eps true", "4 22 Eta false"});
-  CHECK(contains(j, "{\"severity\":\"error\",\"code\":\"illegal_move\",\"line\":13,\"column\":24,\"ply\":5,\"move\":\"3. Ke3\",\"message\":\"illegal move"));
-  CHECK(contains(j, "{\"severity\":\"error\",\"code\":\"ambiguous_move\",\"line\":29,\"column\":4,\"ply\":1,\"move\":\"1. Nd2\""));
+  CHECK(contains(j,
+                 "{\"severity\":\"error\",\"code\":\"illegal_move\",\"line\":13,\"column\":24,\"ply\":5,\"move\":\"3. "
+                 "Ke3\",\"message\":\"illegal move"));
+  CHECK(contains(
+      j, "{\"severity\":\"error\",\"code\":\"ambiguous_move\",\"line\":29,\"column\":4,\"ply\":1,\"move\":\"1. Nd2\""));
   CHECK(contains(j, "\"severity\":\"warning\""));
 }
 
@@ -183,7 +193,8 @@ TEST_CASE("check: --jobs 1 and --jobs 2 report failing inputs alike", "[cli]") {
   const std::string big = QIPU_SOURCE_DIR "/data/world-championships.pgn";
   REQUIRE(shell("gzip -c \"" + big + "\" | head -c 100000 > " + cut).code == 0);
   const std::string latin1 = std::string(QIPU_TEST_DATA) + "/pgn/latin1.pgn";
-  const std::string files = "\"" + data("multi.pgn") + "\" " + cut + " \"" + data("no-such-file.pgn") + "\" \"" + latin1 + "\"";
+  const std::string files =
+      "\"" + data("multi.pgn") + "\" " + cut + " \"" + data("no-such-file.pgn") + "\" \"" + latin1 + "\"";
   for (std::string args : {"check ", "check --json ", "convert --to uci "}) {
     Run one = run_qipu(args + "--jobs 1 " + files), two = run_qipu(args + "--jobs 2 " + files);
     INFO(args << "\n" << one.out << one.err);
@@ -238,9 +249,13 @@ TEST_CASE("convert: the Opera game as UCI, FEN and JSON", "[cli]") {
     CHECK(lines_of(j).size() == 1);  // JSON Lines: one game, one line
     CHECK(contains(j, "\"start_fen\":null"));
     CHECK(contains(j, "\"start_key\":\"463b96181691fc9c\""));
-    CHECK(contains(j, "{\"ply\":1,\"san\":\"e4\",\"uci\":\"e2e4\",\"fen\":\"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\",\"key\":\"823c9b50fd114196\"}"));
+    CHECK(contains(j,
+                   "{\"ply\":1,\"san\":\"e4\",\"uci\":\"e2e4\",\"fen\":\"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR "
+                   "b KQkq - 0 1\",\"key\":\"823c9b50fd114196\"}"));
     CHECK(contains(j, "{\"ply\":23,\"san\":\"O-O-O\",\"uci\":\"e1c1\""));
-    CHECK(contains(j, "{\"ply\":33,\"san\":\"Rd8#\",\"uci\":\"d1d8\",\"fen\":\"1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17\""));
+    CHECK(contains(j,
+                   "{\"ply\":33,\"san\":\"Rd8#\",\"uci\":\"d1d8\",\"fen\":\"1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 "
+                   "b k - 1 17\""));
     CHECK(contains(j, "\"result\":\"1-0\""));
     CHECK(contains(j, "\"termination\":\"checkmate\""));
     CHECK(contains(j, "\"White\":\"Morphy, Paul\""));
@@ -278,11 +293,19 @@ TEST_CASE("convert: JSON of comments, NAGs and nested variations", "[cli]") {
   const std::string& j = r.out;
   INFO(j);
   CHECK(contains(j, "\"ply\":1,\"san\":\"e4\",\"uci\":\"e2e4\""));
-  CHECK(contains(j, "\"nags\":[1],\"comments_before\":[\"Start\"],\"comments\":[\"best by test\"],\"variations\":[[{\"ply\":1,"
-                    "\"san\":\"d4\",\"uci\":\"d2d4\",\"fen\":\"rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\""));
-  CHECK(contains(j, "{\"ply\":2,\"san\":\"d5\",\"uci\":\"d7d5\",\"fen\":\"rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2\""));
-  CHECK(contains(j, "\"variations\":[[{\"ply\":2,\"san\":\"Nf6\",\"uci\":\"g8f6\",\"fen\":\"rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2\""));
-  CHECK(contains(j, "]]},{\"ply\":2,\"san\":\"e5\",\"uci\":\"e7e5\",\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\""));
+  CHECK(contains(
+      j,
+      "\"nags\":[1],\"comments_before\":[\"Start\"],\"comments\":[\"best by test\"],\"variations\":[[{\"ply\":1,"
+      "\"san\":\"d4\",\"uci\":\"d2d4\",\"fen\":\"rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\""));
+  CHECK(contains(j,
+                 "{\"ply\":2,\"san\":\"d5\",\"uci\":\"d7d5\",\"fen\":\"rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR "
+                 "w KQkq - 0 2\""));
+  CHECK(contains(j,
+                 "\"variations\":[[{\"ply\":2,\"san\":\"Nf6\",\"uci\":\"g8f6\",\"fen\":\"rnbqkb1r/pppppppp/5n2/8/3P4/8/"
+                 "PPP1PPPP/RNBQKBNR w KQkq - 1 2\""));
+  CHECK(contains(j,
+                 "]]},{\"ply\":2,\"san\":\"e5\",\"uci\":\"e7e5\",\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/"
+                 "RNBQKBNR w KQkq - 0 2\""));
 }
 
 TEST_CASE("convert: games with errors go to stderr, --skip-invalid leaves them out", "[cli]") {
@@ -320,7 +343,13 @@ TEST_CASE("check: hostile inputs end with a message, exit 1 or 2, bounded memory
   std::vector<Case> cases = {
       {"random", random_bytes},
       {"long_line", head + std::string(20 << 20, 'a') + " *\n"},
-      {"deep", head + [] { std::string s; for (int i = 0; i < 10000; ++i) s += "( e4 "; return s; }() + "*\n"},
+      {"deep", head +
+                   [] {
+                     std::string s;
+                     for (int i = 0; i < 10000; ++i) s += "( e4 ";
+                     return s;
+                   }() +
+                   "*\n"},
       {"comment", head + "{" + std::string(1 << 20, 'c') + "\n"},  // never closed
       {"truncated", "[Event \"x\"]\n[White \"A\"]\n\n1. e4 e5 2. Nf3 N"},
       {"bad_utf8", "[Event \"\xff\xfe\xc0\xaf\"]\n\n1. e4 \xc3 *\n"},

@@ -208,8 +208,10 @@ TEST_CASE("between and line tables", "[core]") {
       Square sa = Square(a), sb = Square(b);
       Bitboard occ = square_bb(sa) | square_bb(sb);
       Bitboard expect = square_bb(sb);
-      if (rook_ref(sa, 0) & square_bb(sb)) expect |= rook_ref(sa, occ) & rook_ref(sb, occ);
-      else if (bishop_ref(sa, 0) & square_bb(sb)) expect |= bishop_ref(sa, occ) & bishop_ref(sb, occ);
+      if (rook_ref(sa, 0) & square_bb(sb))
+        expect |= rook_ref(sa, occ) & rook_ref(sb, occ);
+      else if (bishop_ref(sa, 0) & square_bb(sb))
+        expect |= bishop_ref(sa, occ) & bishop_ref(sb, occ);
       REQUIRE(between_bb(sa, sb) == expect);
       bool aligned = (rook_ref(sa, 0) | bishop_ref(sa, 0)) & square_bb(sb);
       REQUIRE(bool(line_bb(sa, sb)) == aligned);

@@ -49,15 +49,18 @@ std::vector<game::GameRecord> read_games(const std::vector<std::string>& files) 
 db::ImportStats import_games(db::Connection& c, const std::vector<game::GameRecord>& games, db::ImportOptions o) {
   db::Importer imp(c, o);
   for (const auto& g : games) {
-    if (g.valid()) imp.add("test", g, db::encode_game(g));
-    else imp.reject("test", g, "error");
+    if (g.valid())
+      imp.add("test", g, db::encode_game(g));
+    else
+      imp.reject("test", g, "error");
   }
   imp.finish();
   return imp.stats();
 }
 
 // Games replayed as the importer replays them: moves encoded by the replay's hook.
-std::vector<std::pair<game::GameRecord, db::EncodedGame>> encode_while_replaying(const std::vector<std::string>& files) {
+std::vector<std::pair<game::GameRecord, db::EncodedGame>> encode_while_replaying(
+    const std::vector<std::string>& files) {
   std::vector<std::pair<game::GameRecord, db::EncodedGame>> out;
   game::PipelineOptions o;
   o.jobs = 2;
@@ -85,7 +88,8 @@ std::int64_t count_rows(db::Connection& c, const std::string& sql) {
 
 // The pgnmentor files of these players in a temporary file.
 fs::path pgnmentor_players(const std::string& tag, std::initializer_list<const char*> names) {
-  return cli_test::write_pgnmentor(fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-" + tag + ".pgn"), names);
+  return cli_test::write_pgnmentor(
+      fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-" + tag + ".pgn"), names);
 }
 
 }  // namespace
@@ -134,7 +138,8 @@ int check_symbols(const Position& pos) {
 }
 
 TEST_CASE("db codec: each legal move has its own symbol and no other symbol decodes", "[db]") {
-  auto games = read_games({std::string(QIPU_TEST_DATA) + "/../../data/classics.pgn", QIPU_SOURCE_DIR "/data/world-championships.pgn"});
+  auto games = read_games(
+      {std::string(QIPU_TEST_DATA) + "/../../data/classics.pgn", QIPU_SOURCE_DIR "/data/world-championships.pgn"});
   games.resize(std::min<std::size_t>(games.size(), 60));  // checks, pins, en passant and promotions among them
   std::size_t positions = 0;
   for (const auto& g : games)
@@ -260,10 +265,11 @@ void check_export_is_lossless(const std::vector<std::string>& files, std::size_t
 }  // namespace
 
 TEST_CASE("db export gives back every game, tag, comment, NAG and variation of the samples", "[db]") {
-  check_export_is_lossless({QIPU_SOURCE_DIR "/data/world-championships.pgn", QIPU_SOURCE_DIR "/data/world-championships-zh.pgn",
-                            QIPU_SOURCE_DIR "/data/classics.pgn", QIPU_SOURCE_DIR "/data/chinese.pgn",
-                            QIPU_TEST_DATA "/pgn/features.pgn", QIPU_TEST_DATA "/cli/annotated.pgn"},
-                           2000);
+  check_export_is_lossless(
+      {QIPU_SOURCE_DIR "/data/world-championships.pgn", QIPU_SOURCE_DIR "/data/world-championships-zh.pgn",
+       QIPU_SOURCE_DIR "/data/classics.pgn", QIPU_SOURCE_DIR "/data/chinese.pgn", QIPU_TEST_DATA "/pgn/features.pgn",
+       QIPU_TEST_DATA "/cli/annotated.pgn"},
+      2000);
 }
 
 TEST_CASE("db export gives back every game, tag, comment, NAG and variation", "[db][corpus]") {
@@ -280,12 +286,15 @@ TEST_CASE("db export gives back every game, tag, comment, NAG and variation", "[
   check_export_is_lossless(files, 1500);
 }
 
-TEST_CASE("db keeps the Date and empty Elo tags as written and stores a date text only when the sortable date cannot give it", "[db]") {
+TEST_CASE(
+    "db keeps the Date and empty Elo tags as written and stores a date text only when the sortable date cannot give it",
+    "[db]") {
   CHECK(db::written_date(19900517) == "1990.05.17");
   CHECK(db::written_date(19900500) == "1990.05.??");
   CHECK(db::written_date(9900000) == "0990.??.??");
   std::string pgn;
-  const std::vector<std::string> dates = {"1990.05.17", "1990.??.??", "1990.5.17", "????.??.??", "1990.00.00", "", "1990", "x"};
+  const std::vector<std::string> dates = {"1990.05.17", "1990.??.??", "1990.5.17", "????.??.??",
+                                          "1990.00.00", "",           "1990",      "x"};
   for (const auto& d : dates) pgn += "[Date \"" + d + "\"]\n\n1. e4 *\n\n";
   pgn += "[Event \"no date\"]\n\n1. d4 *\n\n";
   // Empty Elo tags, common in old games, are letters of tag_layout, not tag rows.
@@ -369,7 +378,8 @@ TEST_CASE("db import leaves every reference whole and foreign keys on, finished 
   CHECK(count_rows(*conn, "SELECT count(*) FROM game") == std::int64_t(games.size()));
   CHECK_FALSE(conn->prepare("PRAGMA foreign_key_check").step());
   // Still enforced for other writers: a game naming a player that does not exist.
-  CHECK_THROWS_AS(conn->exec("INSERT INTO game(white, plies, termination, moves) VALUES (999999, 0, 0, x'00')"), db::DbError);
+  CHECK_THROWS_AS(conn->exec("INSERT INTO game(white, plies, termination, moves) VALUES (999999, 0, 0, x'00')"),
+                  db::DbError);
 }
 
 TEST_CASE("db import skips duplicates and keeps rejects whole", "[db]") {
@@ -408,8 +418,9 @@ TEST_CASE("db position index finds exactly the games a replay finds", "[db]") {
     if (!g.valid()) continue;
     ++id;
     truth[g.start_position.key()].insert(id);
-    game::for_each_move(g.start_position, g.mainline,
-                        [&](const Position&, const game::MoveNode&, const Position& after) { truth[after.key()].insert(id); });
+    game::for_each_move(
+        g.start_position, g.mainline,
+        [&](const Position&, const game::MoveNode&, const Position& after) { truth[after.key()].insert(id); });
   }
   REQUIRE(truth.size() > 10000);
   std::mt19937_64 rng(42);
@@ -432,18 +443,31 @@ TEST_CASE("db refuses files that are not qipu databases, and newer schemas", "[d
     std::ofstream f(junk);
     f << std::string(4096, 'x');
   }
-  CHECK_THROWS_WITH(db::open_database(junk.string(), db::Connection::Mode::ReadWrite), Catch::Contains("not a qipu database"));
+  CHECK_THROWS_WITH(db::open_database(junk.string(), db::Connection::Mode::ReadWrite),
+                    Catch::Contains("not a qipu database"));
   fs::path future = temp_db("future");
-  { auto c = db::open_database(future.string(), db::Connection::Mode::ReadWrite); c->exec("PRAGMA user_version = 99"); }
+  {
+    auto c = db::open_database(future.string(), db::Connection::Mode::ReadWrite);
+    c->exec("PRAGMA user_version = 99");
+  }
   CHECK_THROWS_WITH(db::open_database(future.string(), db::Connection::Mode::ReadOnly), Catch::Contains("newer qipu"));
   CHECK_THROWS_WITH(db::open_database(future.string(), db::Connection::Mode::ReadWrite), Catch::Contains("newer qipu"));
   fs::path old = temp_db("old");
-  { auto c = db::open_database(old.string(), db::Connection::Mode::ReadWrite); c->exec("PRAGMA user_version = 1"); }
-  CHECK_THROWS_WITH(db::open_database(old.string(), db::Connection::Mode::ReadOnly), Catch::Contains("import the PGN files again"));
+  {
+    auto c = db::open_database(old.string(), db::Connection::Mode::ReadWrite);
+    c->exec("PRAGMA user_version = 1");
+  }
+  CHECK_THROWS_WITH(db::open_database(old.string(), db::Connection::Mode::ReadOnly),
+                    Catch::Contains("import the PGN files again"));
   fs::path other = temp_db("other");
-  { db::Connection c(other.string(), db::Connection::Mode::ReadWrite); c.exec("CREATE TABLE t(x)"); }
-  CHECK_THROWS_WITH(db::open_database(other.string(), db::Connection::Mode::ReadWrite), Catch::Contains("another program"));
-  CHECK_THROWS_WITH(db::open_database(temp_db("missing").string(), db::Connection::Mode::ReadOnly), Catch::Contains("no database"));
+  {
+    db::Connection c(other.string(), db::Connection::Mode::ReadWrite);
+    c.exec("CREATE TABLE t(x)");
+  }
+  CHECK_THROWS_WITH(db::open_database(other.string(), db::Connection::Mode::ReadWrite),
+                    Catch::Contains("another program"));
+  CHECK_THROWS_WITH(db::open_database(temp_db("missing").string(), db::Connection::Mode::ReadOnly),
+                    Catch::Contains("no database"));
 }
 
 TEST_CASE("db import killed with SIGKILL leaves whole games and completes on re-run", "[db][slow]") {
@@ -452,11 +476,14 @@ TEST_CASE("db import killed with SIGKILL leaves whole games and completes on re-
   fs::path pgn = pgnmentor_players("kill", {"Adams", "Anand", "Carlsen", "Kasparov"});
   fs::path clean = temp_db("clean");
   auto started = std::chrono::steady_clock::now();
-  REQUIRE(std::system(qipu_cmd("import --db " + clean.string() + " " + pgn.string() + " > /dev/null 2>&1").c_str()) != -1);
+  REQUIRE(std::system(qipu_cmd("import --db " + clean.string() + " " + pgn.string() + " > /dev/null 2>&1").c_str()) !=
+          -1);
   // Kills come at 5 to 60 % of a whole import's time, so that some land midway however
   // fast the import is (fixed delays stopped doing so when import got faster).
-  auto whole_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
-  auto expected = count_rows(*db::open_database(clean.string(), db::Connection::Mode::ReadOnly), "SELECT count(*) FROM game");
+  auto whole_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+  auto expected =
+      count_rows(*db::open_database(clean.string(), db::Connection::Mode::ReadOnly), "SELECT count(*) FROM game");
   std::vector<std::string> clean_games;
   db::for_each_game(*db::open_database(clean.string(), db::Connection::Mode::ReadOnly), {}, [&](game::GameRecord& g) {
     clean_games.push_back(game::write_pgn(g));
@@ -475,7 +502,8 @@ TEST_CASE("db import killed with SIGKILL leaves whole games and completes on re-
       execl(QIPU_BINARY, QIPU_BINARY, "import", "--batch", "500", "--db", path.c_str(), pgn.c_str(), (char*)nullptr);
       _exit(127);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(whole_ms / 20 + std::int64_t(rng() % 1000) * whole_ms * 11 / 20000));
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(whole_ms / 20 + std::int64_t(rng() % 1000) * whole_ms * 11 / 20000));
     kill(pid, SIGKILL);
     int status;
     waitpid(pid, &status, 0);

@@ -41,8 +41,10 @@ std::string position_part(const std::string& fen) {
 std::vector<std::vector<std::string>> fen_lists(const fs::path& pgn) {
   std::vector<std::vector<std::string>> games(1);
   for (const auto& line : lines_of(qipu_ok("convert --to fen " + quoted(pgn)).out)) {
-    if (line.empty()) games.emplace_back();
-    else games.back().push_back(position_part(line));
+    if (line.empty())
+      games.emplace_back();
+    else
+      games.back().push_back(position_part(line));
   }
   if (games.back().empty()) games.pop_back();
   return games;
@@ -50,7 +52,8 @@ std::vector<std::vector<std::string>> fen_lists(const fs::path& pgn) {
 
 std::vector<std::string> fens_of_moves(const std::string& moves) {
   std::vector<std::string> out;
-  for (const auto& line : lines_of(qipu_ok("convert --to fen --moves '" + moves + "'").out)) out.push_back(position_part(line));
+  for (const auto& line : lines_of(qipu_ok("convert --to fen --moves '" + moves + "'").out))
+    out.push_back(position_part(line));
   return out;
 }
 
@@ -59,8 +62,10 @@ std::size_t games_reaching(const std::vector<std::vector<std::string>>& games, c
   auto want = fens_of_moves(moves);
   std::size_t n = 0;
   for (const auto& g : games) {
-    if (exact) n += g.size() >= want.size() && std::equal(want.begin(), want.end(), g.begin());
-    else n += std::find(g.begin(), g.end(), want.back()) != g.end();
+    if (exact)
+      n += g.size() >= want.size() && std::equal(want.begin(), want.end(), g.begin());
+    else
+      n += std::find(g.begin(), g.end(), want.back()) != g.end();
   }
   return n;
 }
@@ -73,7 +78,8 @@ std::string count_of(const fs::path& db, const std::string& query, std::string* 
 
 }  // namespace
 
-TEST_CASE("dbtrust: position queries over games without the position index answer as replaying them does", "[dbtrust]") {
+TEST_CASE("dbtrust: position queries over games without the position index answer as replaying them does",
+          "[dbtrust]") {
   fs::path dir = temp_dir("dbtrust-index");
   fs::path bird = write_sample_games(dir / "early.pgn", 0, 500), fine = write_sample_games(dir / "late.pgn", 500, 542);
   fs::path indexed = dir / "indexed.db", unindexed = dir / "unindexed.db", mixed = dir / "mixed.db";
@@ -117,9 +123,11 @@ TEST_CASE("dbtrust: position queries over games without the position index answe
   Run r = qipu_ok("search --db " + quoted(mixed) + " --moves '1.e4 e5' --transpose --limit 0");
   CHECK(r.out == listed);
   count_of(unindexed, "--fen '" + fens_of_moves("1.e4").back() + " 0 1'", &err);
-  CHECK(contains(err, "note: " + stored.substr(0, stored.size() - 1) + " games stored without the position index were replayed"));
+  CHECK(contains(
+      err, "note: " + stored.substr(0, stored.size() - 1) + " games stored without the position index were replayed"));
   CHECK(contains(err, "qipu import --db NEW.db"));
-  CHECK(contains(r.err, "note: " + std::to_string(more.size()) + " games stored without the position index were replayed"));
+  CHECK(contains(r.err,
+                 "note: " + std::to_string(more.size()) + " games stored without the position index were replayed"));
   count_of(indexed, "--moves '1.e4'", &err);
   CHECK(err.empty());  // nothing replayed: no note
 
@@ -148,14 +156,15 @@ TEST_CASE("dbtrust: a missing roster tag and the tag holding its default are one
   fs::path dir = temp_dir("dbtrust-dup");
   fs::path pgn = dir / "pairs.pgn", db = dir / "pairs.db", again = dir / "again.db", out = dir / "out.pgn";
   // Each pair: the same game without a roster tag and with the roster's default for it.
-  std::ofstream(pgn) << "[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n"
-                        "[White \"?\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n"
-                        "[White \"W\"]\n\n1. d4 d5 *\n\n"
-                        "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"W\"]\n[Black \"?\"]\n"
-                        "[Result \"*\"]\n\n1. d4 d5 *\n\n"
-                        "[White \"W\"]\n\n1. c4 c5 1/2-1/2\n\n"
-                        "[White \"W\"]\n[Result \"1/2-1/2\"]\n\n1. c4 c5 1/2-1/2\n\n"
-                        "[White \"Other\"]\n\n1. c4 c5 1/2-1/2\n\n";  // not a duplicate: another player
+  std::ofstream(pgn)
+      << "[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n"
+         "[White \"?\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n"
+         "[White \"W\"]\n\n1. d4 d5 *\n\n"
+         "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"W\"]\n[Black \"?\"]\n"
+         "[Result \"*\"]\n\n1. d4 d5 *\n\n"
+         "[White \"W\"]\n\n1. c4 c5 1/2-1/2\n\n"
+         "[White \"W\"]\n[Result \"1/2-1/2\"]\n\n1. c4 c5 1/2-1/2\n\n"
+         "[White \"Other\"]\n\n1. c4 c5 1/2-1/2\n\n";  // not a duplicate: another player
   Run first = qipu_ok("import --db " + quoted(db) + " " + quoted(pgn));
   CHECK(contains(first.out, "imported 4 games"));
   CHECK(contains(first.out, "3 duplicates skipped"));
@@ -174,7 +183,10 @@ namespace {
 // crafted file would hold it.
 void set_blob(const fs::path& db, std::int64_t id, const char* column, const std::string& blob) {
   auto c = qipu::db::open_database(db.string(), qipu::db::Connection::Mode::ReadWrite);
-  c->prepare(std::string("UPDATE game SET ") + column + " = ? WHERE id = ?").bind_blob(1, blob.data(), blob.size()).bind(2, id).run();
+  c->prepare(std::string("UPDATE game SET ") + column + " = ? WHERE id = ?")
+      .bind_blob(1, blob.data(), blob.size())
+      .bind(2, id)
+      .run();
 }
 
 std::string get_blob(const fs::path& db, std::int64_t id, const char* column) {
@@ -265,8 +277,8 @@ TEST_CASE("dbtrust: notes nested 20,000 deep are a damaged game, not a crash", "
   set_blob(db, 1, "notes", comments);
   Run many = run_qipu("export --skip-damaged --db " + quoted(db));
   CHECK(many.code == 1);
-  CHECK(contains(many.err, "skipped game 1: it is damaged (notes: more than " + std::to_string(qipu::db::MaxStoredPlies) +
-                               " comments, variations and moves in all)"));
+  CHECK(contains(many.err, "skipped game 1: it is damaged (notes: more than " +
+                               std::to_string(qipu::db::MaxStoredPlies) + " comments, variations and moves in all)"));
   if (rss_is_meaningful) CHECK(many.peak_rss_kb < 200 * 1024);
   fs::remove_all(dir);
 }
@@ -292,9 +304,13 @@ TEST_CASE("dbtrust: random bytes in stored moves and notes never crash a reader"
     if (rng() % 4 == 0) s.resize(rng() % s.size());
     return s;
   };
-  const std::vector<std::string> readers = {"export", "export --skip-damaged", "search --format pgn",
-                                            "search --moves '1.e4' --transpose --format csv", "explore --moves '1.d4'",
-                                            "search --fen 'rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - 0 1'"};
+  const std::vector<std::string> readers = {
+      "export",
+      "export --skip-damaged",
+      "search --format pgn",
+      "search --moves '1.e4' --transpose --format csv",
+      "explore --moves '1.d4'",
+      "search --fen 'rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - 0 1'"};
   std::set<int> codes;
   for (int round = 0; round < 40; ++round) {
     fs::copy_file(pristine, db, fs::copy_options::overwrite_existing);
@@ -317,8 +333,12 @@ namespace {
 
 // What the read commands answer about a database, for comparing two copies of it.
 std::vector<std::string> answers(const fs::path& db, std::vector<std::string>* errors = nullptr) {
-  const std::vector<std::string> commands = {"search --count", "search --moves '1.e4 e5' --transpose --limit 0",
-                                             "explore --format json --moves '1.d4'", "export", "rejects", "stats"};
+  const std::vector<std::string> commands = {"search --count",
+                                             "search --moves '1.e4 e5' --transpose --limit 0",
+                                             "explore --format json --moves '1.d4'",
+                                             "export",
+                                             "rejects",
+                                             "stats"};
   std::vector<std::string> out;
   for (const auto& c : commands) {
     Run r = run_qipu(c + " --db " + quoted(db));
@@ -414,7 +434,8 @@ TEST_CASE("dbtrust: a negative or unknown schema version is refused", "[dbtrust]
   fs::path dir = temp_dir("dbtrust-version");
   fs::path db = three_games(dir);
   for (int version : {-1, -2147483647}) {
-    qipu::db::Connection(db.string(), qipu::db::Connection::Mode::ReadWrite).exec("PRAGMA user_version = " + std::to_string(version));
+    qipu::db::Connection(db.string(), qipu::db::Connection::Mode::ReadWrite)
+        .exec("PRAGMA user_version = " + std::to_string(version));
     for (std::string command : {"search --count", "export", "import /dev/null"}) {
       Run r = run_qipu(command + " --db " + quoted(db));
       INFO(command);
@@ -433,8 +454,8 @@ TEST_CASE("dbtrust: a search while an import creates the database never calls it
     fs::path db = dir / ("race" + std::to_string(round) + ".db");
     // The searches start as the import does, and again a moment later.
     Run r = shell(q + "import --db " + quoted(db) + " " + quoted(pgn) + " >/dev/null & " + q + "search --count --db " +
-                  quoted(db) + "; " + q + "search --count --db " + quoted(db) + "; sleep 0.0" + std::to_string(round % 10) +
-                  "; " + q + "search --count --db " + quoted(db) + "; wait");
+                  quoted(db) + "; " + q + "search --count --db " + quoted(db) + "; sleep 0.0" +
+                  std::to_string(round % 10) + "; " + q + "search --count --db " + quoted(db) + "; wait");
     INFO("round " << round << "\n" << r.out << r.err);
     CHECK_FALSE(contains(r.err, "another program"));
     CHECK_FALSE(contains(r.err, "is empty"));

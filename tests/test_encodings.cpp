@@ -16,8 +16,8 @@ const std::string kGrunfeldUtf8 = "Gr\xC3\xBCnfeld", kGrunfeldLatin1 = "Gr\xFCnf
 const std::string kZhongUtf8 = "\xE4\xB8\xAD", kGuoUtf8 = "\xE5\x9B\xBD", kWangUtf8 = "\xE7\x8E\x8B";
 const std::string kZhongGb = "\xD6\xD0", kGuoGb = "\xB9\xFA", kWangGb = "\xCD\xF5";
 
-std::string game(const std::string& event, const std::string& white, const std::string& black,
-                 const std::string& moves, const char* eol = "\n") {
+std::string game(const std::string& event, const std::string& white, const std::string& black, const std::string& moves,
+                 const char* eol = "\n") {
   return "[Event \"" + event + "\"]" + eol + "[White \"" + white + "\"]" + eol + "[Black \"" + black + "\"]" + eol +
          "[Result \"*\"]" + eol + eol + moves + " *" + eol + eol;
 }
@@ -134,15 +134,16 @@ TEST_CASE("encodings: a GB18030 game is decoded before it is cut into games", "[
 TEST_CASE("encodings: UTF-16 with a byte order mark, plain and compressed", "[encodings]") {
   fs::path dir = temp_dir("encodings_utf16");
   // The same game in UTF-8 and UTF-16: the same names and the same error place.
-  const std::string text = "[Event \"A\"]\r\n[White \"" + kGrunfeldUtf8 + " " + kZhongUtf8 +
-                           "\"]\r\n\r\n1. e4 e5 2. Qxx *\r\n";
+  const std::string text =
+      "[Event \"A\"]\r\n[White \"" + kGrunfeldUtf8 + " " + kZhongUtf8 + "\"]\r\n\r\n1. e4 e5 2. Qxx *\r\n";
   Run utf8 = run_qipu("check " + write(dir / "u8.pgn", text).string());
   REQUIRE(contains(utf8.out, "u8.pgn:4:13: error: game 1 (" + kGrunfeldUtf8 + " " + kZhongUtf8));
   for (bool big : {false, true}) {
     std::string name = big ? "be.pgn" : "le.pgn";
     fs::path f = write(dir / name, utf16(text, big));
     REQUIRE(shell("gzip -c " + f.string() + " > " + f.string() + ".gz && zstd -q -c " + f.string() + " > " +
-                  f.string() + ".zst").code == 0);
+                  f.string() + ".zst")
+                .code == 0);
     for (std::string input : {f.string(), f.string() + ".gz", f.string() + ".zst"}) {
       INFO(input);
       Run check = run_qipu("check " + input);
@@ -227,7 +228,8 @@ TEST_CASE("encodings: hostile: long and many stretches that are not UTF-8", "[en
   for (int i = 0; i < 80000; ++i) junk += std::string(99, '\xFF') + "\n";  // 8 MB with no tag line
   Run one = run_qipu("check " + write(dir / "junk.pgn", junk).string());
   CHECK(one.code == 1);
-  CHECK(contains(one.out, "junk.pgn:8:1: warning: game 2 (? \xE2\x80\x93 ?): not valid UTF-8, decoded as windows-1252"));
+  CHECK(
+      contains(one.out, "junk.pgn:8:1: warning: game 2 (? \xE2\x80\x93 ?): not valid UTF-8, decoded as windows-1252"));
   CHECK_FALSE(contains(one.out, "game 1"));
   CHECK(contains(one.out, "junk.pgn:8:1: error: game 2 (? \xE2\x80\x93 ?)"));
   if (rss_is_meaningful) CHECK(one.peak_rss_kb < 200 * 1024);
@@ -251,8 +253,8 @@ TEST_CASE("encodings: hostile: long and many stretches that are not UTF-8", "[en
 // this change too: the reader's handling of a huge token of multi-byte characters.)
 TEST_CASE("encodings: hostile: a 2 MB line that is not UTF-8", "[encodings][hostile]") {
   fs::path dir = temp_dir("encodings_line");
-  std::string text = game("A", "x", "y", "1. e4") + "{" + std::string(1 << 20, 'c') + "}\n" +
-                     std::string(2 << 20, '\xFF') + "\n";
+  std::string text =
+      game("A", "x", "y", "1. e4") + "{" + std::string(1 << 20, 'c') + "}\n" + std::string(2 << 20, '\xFF') + "\n";
   Run r = run_qipu("check " + write(dir / "line.pgn", text).string());
   CHECK(r.code == 1);
   CHECK(contains(r.out, "line.pgn:9:1: warning: game 2 (? \xE2\x80\x93 ?): not valid UTF-8, decoded as windows-1252"));

@@ -38,8 +38,8 @@ TEST_CASE("qipu --version: from a tarball without .git, the project version alon
   fs::path dir = temp_dir("everyday") / "tarball";
   fs::create_directories(dir);
   fs::path out = dir / "version.cpp";
-  Run r = shell("cmake -DSOURCE_DIR=" + quoted(dir) + " -DOUTPUT=" + quoted(out) +
-                " -DVERSION=9.8.7 -P \"" + source_dir + "/cmake/version.cmake\"");
+  Run r = shell("cmake -DSOURCE_DIR=" + quoted(dir) + " -DOUTPUT=" + quoted(out) + " -DVERSION=9.8.7 -P \"" +
+                source_dir + "/cmake/version.cmake\"");
   REQUIRE(r.code == 0);
   CHECK(contains(slurp(out.string()), "= \"qipu 9.8.7\";"));
 }

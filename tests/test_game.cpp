@@ -91,7 +91,8 @@ Position after_uci(std::initializer_list<std::string_view> moves) {
 }  // namespace
 
 TEST_CASE("replay: variations start from the position before the move they replace", "[game]") {
-  GameRecord g = one("[Event \"v\"]\n\n1. e4 (1. d4 d5 (1... Nf6 2. c4)) e5 (1... c5 2. Nf3 (2. Nc3 Nc6) d6) 2. Nf3 *\n");
+  GameRecord g =
+      one("[Event \"v\"]\n\n1. e4 (1. d4 d5 (1... Nf6 2. c4)) e5 (1... c5 2. Nf3 (2. Nc3 Nc6) d6) 2. Nf3 *\n");
   INFO(all_messages(g));
   REQUIRE(g.valid());
   CHECK(uci_line(g.start_position, g.mainline) == std::vector<std::string>{"e2e4", "e7e5", "g1f3"});
@@ -197,7 +198,8 @@ TEST_CASE("replay: errors", "[game]") {
       CHECK(find(g, "not supported").size() == 1);
     }
     for (std::string v : {"Standard", "chess960", "Fischerandom", "CHESS 960", "From Position"}) {
-      GameRecord g = one("[Event \"x\"]\n[Variant \"" + v + "\"]\n[FEN \"" + std::string(StartFen) + "\"]\n\n1. e4 *\n");
+      GameRecord g =
+          one("[Event \"x\"]\n[Variant \"" + v + "\"]\n[FEN \"" + std::string(StartFen) + "\"]\n\n1. e4 *\n");
       INFO(v << all_messages(g));
       CHECK(g.valid());
     }
@@ -214,7 +216,8 @@ TEST_CASE("replay: errors", "[game]") {
   SECTION("a FEN tag after a comment between the tags is played from") {
     // Found by fuzz_convert: the comment set the position up before the FEN tag came,
     // so the game replayed from the standard position, and written back it read otherwise.
-    GameRecord g = one("[Event \"x\"]\n{between tags}\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n\n1. Kb1 *\n");
+    GameRecord g =
+        one("[Event \"x\"]\n{between tags}\n[SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n\n1. Kb1 *\n");
     INFO(all_messages(g));
     CHECK(g.valid());
     REQUIRE(g.start_fen);
@@ -260,8 +263,9 @@ TEST_CASE("replay: warnings about tags and results", "[game]") {
   }
   SECTION("decisive result after stalemate") {
     // Sam Loyd's ten-move stalemate.
-    GameRecord g = one("[Event \"x\"]\n[Result \"1-0\"]\n\n1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 "
-                       "6. Qxd7+ Kf7 7. Qxb7 Qd3 8. Qxb8 Qh7 9. Qxc8 Kg6 10. Qe6 1-0\n");
+    GameRecord g =
+        one("[Event \"x\"]\n[Result \"1-0\"]\n\n1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 "
+            "6. Qxd7+ Kf7 7. Qxb7 Qd3 8. Qxb8 Qh7 9. Qxc8 Kg6 10. Qe6 1-0\n");
     INFO(all_messages(g));
     CHECK(g.valid());
     CHECK(g.termination == Termination::Stalemate);
@@ -319,10 +323,10 @@ TEST_CASE("replay: non-standard SAN warns, and is an error with strict", "[game]
   };
   const Case cases[] = {
       {"1. Ngf3 *", "superfluous disambiguation"},
-      {"1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 *", "mates"},        // missing #
-      {"1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7+ *", "mates"},       // + for #
-      {"1. e4 f5 2. Qh5 *", "check"},                               // missing +
-      {"1. e4 e5 2. Nf3+ *", "does not give check"},                // + on a quiet move
+      {"1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 *", "mates"},   // missing #
+      {"1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7+ *", "mates"},  // + for #
+      {"1. e4 f5 2. Qh5 *", "check"},                          // missing +
+      {"1. e4 e5 2. Nf3+ *", "does not give check"},           // + on a quiet move
       {"1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 *", "zeros"},
       {"1. Pe4 *", "with P"},
       {"1. e2-e4 *", "long algebraic"},
@@ -346,8 +350,8 @@ TEST_CASE("replay: non-standard SAN warns, and is an error with strict", "[game]
     CHECK_FALSE(strict.valid());
   }
   // Standard SAN is clean in strict mode; a needed disambiguation is not superfluous.
-  GameRecord clean = one("[Event \"s\"]\n\n1. Nc3 d5 2. Nf3 d4 3. Nb5 e5 4. Nbxd4 exd4 5. e4 dxe3 6. fxe3 *\n",
-                         {.strict = true});
+  GameRecord clean =
+      one("[Event \"s\"]\n\n1. Nc3 d5 2. Nf3 d4 3. Nb5 e5 4. Nbxd4 exd4 5. e4 dxe3 6. fxe3 *\n", {.strict = true});
   INFO(all_messages(clean));
   CHECK(clean.diagnostics.empty());
 }
@@ -423,9 +427,10 @@ TEST_CASE("replay: Chess960 games from TCEC replay without errors", "[game][corp
     for (const auto& d : rec.diagnostics)
       if (d.error) errors += std::to_string(rec.index) + ": " + d.move + ": " + d.message + "\n";
     bool castled = false;
-    game::for_each_move(rec.start_position, rec.mainline, [&](const Position&, const game::MoveNode& n, const Position&) {
-      castled |= n.move.kind() == MoveKind::Castling;
-    });
+    game::for_each_move(rec.start_position, rec.mainline,
+                        [&](const Position&, const game::MoveNode& n, const Position&) {
+                          castled |= n.move.kind() == MoveKind::Castling;
+                        });
     with_castling += castled;
     return pgn::Visit::Continue;
   });
@@ -448,7 +453,11 @@ TEST_CASE("replay: a chunk of junk is an invalid game", "[game]") {
   std::vector<GameRecord> games;
   std::vector<pgn::SyntaxError> outside;
   game::Replayer r(
-      {}, [&](GameRecord& rec) { games.push_back(std::move(rec)); return pgn::Visit::Continue; },
+      {},
+      [&](GameRecord& rec) {
+        games.push_back(std::move(rec));
+        return pgn::Visit::Continue;
+      },
       [&](const pgn::SyntaxError& e) { outside.push_back(e); });
   auto src = pgn::memory_source("I'm not a PGN file...\n");
   pgn::read_pgn(*src, r, game::replay_reader_options());
@@ -458,9 +467,10 @@ TEST_CASE("replay: a chunk of junk is an invalid game", "[game]") {
 }
 
 TEST_CASE("replay: chess.com FEN with an e.p. square and halfmove clock 1", "[game]") {
-  GameRecord g = one("[Event \"x\"]\n[SetUp \"1\"]\n"
-                     "[FEN \"rnbqkbnr/ppppp1pp/8/5p2/3P4/8/PPP1PPPP/RNBQKBNR w KQkq f6 1 2\"]\n\n"
-                     "2. Nc3 Nf6 3. Bf4 b6 0-1\n");
+  GameRecord g =
+      one("[Event \"x\"]\n[SetUp \"1\"]\n"
+          "[FEN \"rnbqkbnr/ppppp1pp/8/5p2/3P4/8/PPP1PPPP/RNBQKBNR w KQkq f6 1 2\"]\n\n"
+          "2. Nc3 Nf6 3. Bf4 b6 0-1\n");
   INFO(all_messages(g));
   CHECK(g.valid());
   CHECK(g.plies() == 4);
@@ -495,8 +505,9 @@ CorpusSummary replay_files(const std::vector<std::string>& paths) {
                            std::string(rec.tag("Black")) + ") " + d.move + ": " + d.message);
       if (!d.error && contains(d.message, "checkmated")) {
         CorpusSummary::Mate m{in.path, rec.index, rec.start_position, {}, std::string(rec.tag("Result"))};
-        game::for_each_move(rec.start_position, rec.mainline,
-                            [&](const Position&, const game::MoveNode& n, const Position&) { m.moves.push_back(n.move); });
+        game::for_each_move(
+            rec.start_position, rec.mainline,
+            [&](const Position&, const game::MoveNode& n, const Position&) { m.moves.push_back(n.move); });
         s.mate_warnings.push_back(std::move(m));
       }
     }
@@ -621,8 +632,8 @@ namespace {
 // Runs `qipu check` on a file in a child process with a time limit: a crash or a
 // hang in the reader must not take the test run down with it.
 int check_in_child(const std::string& path, int seconds = 3) {
-  std::string cmd = "timeout " + std::to_string(seconds) + " \"" QIPU_BINARY "\" check --jobs 1 \"" + path +
-                    "\" >/dev/null 2>&1";
+  std::string cmd =
+      "timeout " + std::to_string(seconds) + " \"" QIPU_BINARY "\" check --jobs 1 \"" + path + "\" >/dev/null 2>&1";
   int st = std::system(cmd.c_str());
   if (WIFEXITED(st)) return WEXITSTATUS(st);
   return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
@@ -696,14 +707,17 @@ TEST_CASE("edge corpora: kokopu expected outcomes", "[game][corpus][edge]") {
   };
   const std::map<std::string, std::string> kokopu_refuses_we_accept = {
       // "Pe4": non-standard SAN, a warning by default and an error with --strict (checked).
-      {"syntactic-error-1:1", "P"}, {"syntactic-error-1:7", "P"}, {"syntactic-error-1:9", "P"},
+      {"syntactic-error-1:1", "P"},
+      {"syntactic-error-1:7", "P"},
+      {"syntactic-error-1:9", "P"},
       {"syntactic-error-1:10", "P"},
       // A tag after movetext: our chunker starts a new game there (src/pgn/chunker.cpp).
       {"syntactic-error-1:15", "split"},
       // Junk before any tag, and a tag missing its ']': the reader reports the syntax
       // errors but never begins a game for them, so no invalid game is counted. That is a
       // bug, tested on its own in "replay: a chunk of junk is an invalid game".
-      {"syntactic-error-1:16", "bug"}, {"syntactic-error-1:17", "bug"},
+      {"syntactic-error-1:16", "bug"},
+      {"syntactic-error-1:17", "bug"},
       // [Site "Somewhere " else"]: our reader takes the unescaped quote into the value.
       {"syntactic-error-1:5", "quote"},
   };
@@ -795,9 +809,10 @@ TEST_CASE("edge corpora: kokopu expected outcomes", "[game][corpus][edge]") {
       std::string l;
       while (std::getline(in, l))
         if (std::regex_search(l, m, ply)) want.push_back(m[1]);
-      game::for_each_move(g->start_position, g->mainline, [&](const Position& b, const game::MoveNode& node, const Position&) {
-        got.push_back(format_san(b, node.move));
-      });
+      game::for_each_move(g->start_position, g->mainline,
+                          [&](const Position& b, const game::MoveNode& node, const Position&) {
+                            got.push_back(format_san(b, node.move));
+                          });
       CHECK(got == want);
     }
   }
@@ -818,7 +833,8 @@ std::string game_key(const GameRecord& g) {
 TEST_CASE("edge corpora: pgn-extract checkmate and stalemate selections", "[game][corpus][edge]") {
   QIPU_NEEDS_CORPORA("edge/pgn-extract");
   const fs::path dir = corpora::path("edge/pgn-extract");
-  for (auto [name, want] : {std::pair{"checkmate", Termination::Checkmate}, std::pair{"stalemate", Termination::Stalemate}}) {
+  for (auto [name, want] :
+       {std::pair{"checkmate", Termination::Checkmate}, std::pair{"stalemate", Termination::Stalemate}}) {
     INFO(name);
     auto in = replay(slurp(dir / ("test__infiles__test-" + std::string(name) + ".pgn")));
     auto out = replay(slurp(dir / ("test__outfiles__test-" + std::string(name) + "-out.pgn")));
@@ -905,8 +921,9 @@ TEST_CASE("edge corpora: pgn-extract's notations of one game replay alike", "[ga
   }();
   REQUIRE(epd.size() == uci.size() + 1);
   std::vector<std::string> ours{original.start_position.fen()};
-  game::for_each_move(original.start_position, original.mainline,
-                      [&](const Position&, const game::MoveNode&, const Position& after) { ours.push_back(after.fen()); });
+  game::for_each_move(
+      original.start_position, original.mainline,
+      [&](const Position&, const game::MoveNode&, const Position& after) { ours.push_back(after.fen()); });
   for (std::size_t i = 0; i < epd.size(); ++i) {
     std::istringstream a(epd[i]), b(ours[i]);
     std::string pa, sa, ca, ea, pb, sb, cb, eb;
@@ -1004,10 +1021,12 @@ void forget_shapes(game::Line& line) {
 // games that lack them (decoded from the database). Both ways must write the same text.
 TEST_CASE("writer: moves written from recorded shapes equal moves found on the board", "[game][corpus]") {
   QIPU_NEEDS_CORPORA("real", "edge/pychess-learn");
-  std::string text = slurp(corpora::path("real/chessjs-bench/benchmarks__benchmark.pgn")) +
-                     slurp(corpora::path("real/tcec/master-archive__TCEC_Season_16_-_Frc_Cpu_League_1.pgn")) +
-                     slurp(corpora::path("edge/pychess-learn/lessons__lichess_study_beautiful-chess-studies-1_by_thijscom_2018.03.05.pgn")) +
-                     slurp(QIPU_TEST_DATA "/pgn/features.pgn") + "\n" + slurp(QIPU_TEST_DATA "/../../data/classics.pgn");
+  std::string text =
+      slurp(corpora::path("real/chessjs-bench/benchmarks__benchmark.pgn")) +
+      slurp(corpora::path("real/tcec/master-archive__TCEC_Season_16_-_Frc_Cpu_League_1.pgn")) +
+      slurp(corpora::path(
+          "edge/pychess-learn/lessons__lichess_study_beautiful-chess-studies-1_by_thijscom_2018.03.05.pgn")) +
+      slurp(QIPU_TEST_DATA "/pgn/features.pgn") + "\n" + slurp(QIPU_TEST_DATA "/../../data/classics.pgn");
   auto games = replay(text);
   REQUIRE(games.size() > 20);
   int variations = 0;
@@ -1036,7 +1055,8 @@ TEST_CASE("replay: a warning before the tags leaves the FEN tag in force", "[gam
   CHECK(games[0].warning_count() == 1);
   CHECK(games[0].final_position.fen() == "8/3k4/8/8/8/8/8/5RK1 w - - 2 2");  // K e8-d7 after O-O
   // A syntax error before the tags still keeps the moves as text.
-  auto broken = replay("[Event \"x\"]\n[Bad tag\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. O-O *\n");
+  auto broken =
+      replay("[Event \"x\"]\n[Bad tag\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. O-O *\n");
   REQUIRE(broken.size() == 1);
   CHECK_FALSE(broken[0].valid());
   REQUIRE(broken[0].mainline.size() == 1);

@@ -35,8 +35,9 @@ void note(const std::string& name, const Run& r) {
   const char* file = std::getenv("QIPU_HOSTILE_REPORT");
   if (!file) return;
   auto lines = lines_of(r.out + r.err);
-  std::ofstream(file, std::ios::app) << name << " | " << r.code << " | " << (lines.empty() ? "" : lines.front().substr(0, 160))
-                                     << " | " << r.peak_rss_kb / 1024 << " MB | " << r.seconds << " s\n";
+  std::ofstream(file, std::ios::app) << name << " | " << r.code << " | "
+                                     << (lines.empty() ? "" : lines.front().substr(0, 160)) << " | "
+                                     << r.peak_rss_kb / 1024 << " MB | " << r.seconds << " s\n";
 }
 
 // Runs `qipu check` on a file made of `text`.
@@ -137,8 +138,9 @@ TEST_CASE("hostile: 100,000 nested variations and 100,000 unclosed comments", "[
 TEST_CASE("hostile: 1 GB of spaces through standard input, then a game", "[hostile]") {
   // Blank space before a game belongs to no game and must not count against the
   // 64 MB game limit; the illegal move 2. Ke3 is found at 4:13 after it.
-  Run r = shell("{ head -c " + std::to_string(StreamBytes) + R"( /dev/zero | tr '\0' ' '; printf '\n[Event "x"]\n\n1. e4 e5 2. Ke3 *\n'; } | )" +
-                hang_guard + "\"" QIPU_BINARY "\" check -");
+  Run r = shell("{ head -c " + std::to_string(StreamBytes) +
+                R"( /dev/zero | tr '\0' ' '; printf '\n[Event "x"]\n\n1. e4 e5 2. Ke3 *\n'; } | )" + hang_guard +
+                "\"" QIPU_BINARY "\" check -");
   note("stdin_1gb_spaces", r);
   expect_refused(r, "-:4:13: error: game 1 (? – ?), move 2. Ke3: illegal move");
   CHECK(lines_of(r.out).back() == "1 games, 0 valid, 1 invalid, 0 warnings");
@@ -189,8 +191,12 @@ TEST_CASE("hostile: overlong UTF-8, surrogates and NUL bytes", "[hostile]") {
   // none may decode as UTF-8. The file is then read as Windows-1252, where the
   // token N\xC0\xAFf3 is "NÀ¯f3": no move.
   const std::string overlong = "\xC0\xAF \xE0\x80\xAF \xF0\x80\x80\xAF \xED\xA0\x80";
-  Run bad = check_text("overlong_utf8", "[Event \"" + overlong + "\"]\n\n1. e4 e5 2. N\xC0\xAF" "f3 *\n");
-  expect_refused(bad, ":3:13: error: game 1 (? – ?), move 2. N\xC3\x80\xC2\xAF" "f3: unknown move token");
+  Run bad = check_text("overlong_utf8", "[Event \"" + overlong +
+                                            "\"]\n\n1. e4 e5 2. N\xC0\xAF"
+                                            "f3 *\n");
+  expect_refused(bad,
+                 ":3:13: error: game 1 (? – ?), move 2. N\xC3\x80\xC2\xAF"
+                 "f3: unknown move token");
   CHECK(contains(bad.err, "not valid UTF-8, decoded as windows-1252"));
   // Forced to UTF-8, the bad bytes are read one by one as Windows-1252, never as '/'.
   fs::path f = temp_dir("hostile") / "forced.pgn";
@@ -206,7 +212,8 @@ TEST_CASE("hostile: overlong UTF-8, surrogates and NUL bytes", "[hostile]") {
 TEST_CASE("hostile: a FEN with 9 ranks or 20 kings", "[hostile]") {
   const std::string nine = "rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
   const std::string kings = "kkkkkkkk/kk6/8/8/8/8/KK6/KKKKKKKK w - - 0 1";
-  for (const auto& [fen, message] : {std::pair{nine, std::string("more than 8 ranks")}, std::pair{kings, std::string("White has 10 kings")}}) {
+  for (const auto& [fen, message] :
+       {std::pair{nine, std::string("more than 8 ranks")}, std::pair{kings, std::string("White has 10 kings")}}) {
     INFO(fen);
     Run game = check_text("fen", "[Event \"x\"]\n[SetUp \"1\"]\n[FEN \"" + fen + "\"]\n\n1. e4 *\n");
     expect_refused(game, ":1:1: error: game 1 (? – ?): invalid FEN tag: " + message);
@@ -219,7 +226,8 @@ TEST_CASE("hostile: a FEN with 9 ranks or 20 kings", "[hostile]") {
 
 TEST_CASE("hostile: .gz and .zst bombs are streamed", "[hostile]") {
   // 3 GiB of NUL bytes each (256 MiB under ASan), far past the 64 MB game limit.
-  for (const auto& [name, compress] : {std::pair{std::string("bomb.gz"), &gzip_member}, std::pair{std::string("bomb.zst"), &zstd_frame}}) {
+  for (const auto& [name, compress] :
+       {std::pair{std::string("bomb.gz"), &gzip_member}, std::pair{std::string("bomb.zst"), &zstd_frame}}) {
     INFO(name);
     fs::path f = write_bomb(name, compress, BombMembers);
     Run r = run_qipu("check " + f.string());
@@ -284,9 +292,10 @@ TEST_CASE("hostile: two imports into one database at once", "[hostile][db][corpu
   fs::path pgn = two_collections(dir), db = dir / "two.db";
   auto clean = clean_import(pgn, dir);
   // Without a lock each import would skip only the games stored when it began.
-  const std::string import = hang_guard + "\"" QIPU_BINARY "\" import --batch 500 --db " + db.string() + " " + pgn.string();
-  Run both = shell(import + " >" + (dir / "a.out").string() + " 2>&1 & a=$!; " + import + " >" + (dir / "b.out").string() +
-                   " 2>&1 & b=$!; wait $a; ca=$?; wait $b; echo $ca $?");
+  const std::string import =
+      hang_guard + "\"" QIPU_BINARY "\" import --batch 500 --db " + db.string() + " " + pgn.string();
+  Run both = shell(import + " >" + (dir / "a.out").string() + " 2>&1 & a=$!; " + import + " >" +
+                   (dir / "b.out").string() + " 2>&1 & b=$!; wait $a; ca=$?; wait $b; echo $ca $?");
   const std::string a = slurp((dir / "a.out").string()), b = slurp((dir / "b.out").string());
   INFO(a << b);
   CHECK(both.out == "0 0\n");
@@ -362,10 +371,12 @@ TEST_CASE("hostile: 320,000 tags, distinct or one name repeated", "[hostile]") {
     };
     Run check = run("check", "check");
     // Copies: 8 warnings by name, then one for the rest.
-    CHECK(contains(check.out, distinct ? "1 games, 1 valid, 0 invalid, 0 warnings"
-                                       : "warning: game 1 (? – ?): " + std::to_string(Tags - 8) + " more duplicate tags"));
+    CHECK(contains(check.out, distinct
+                                  ? "1 games, 1 valid, 0 invalid, 0 warnings"
+                                  : "warning: game 1 (? – ?): " + std::to_string(Tags - 8) + " more duplicate tags"));
     Run json = run("convert --to json", "convert --to json");
-    CHECK(contains(json.out, distinct ? "\"T" + std::to_string(Tags - 1) + "\":\"v\"},\"start_fen\"" : "\"tags\":{\"Event\":\"e\"},"));
+    CHECK(contains(json.out, distinct ? "\"T" + std::to_string(Tags - 1) + "\":\"v\"},\"start_fen\""
+                                      : "\"tags\":{\"Event\":\"e\"},"));
     run("convert --to en", "convert --to en");
     Run imp = run("import", "import --db " + db.string());
     CHECK(contains(imp.out, "imported 1 games"));

@@ -85,10 +85,12 @@ std::string movetext(const std::string& pgn) {
 const std::string SeedEn =
     "1. e4 e5 2. Bc4 d6 3. Nf3 Nc6 4. Nc3 Bg4 5. h3 Bh5 6. d3 h6 7. Nxe5 Bxd1 8. Bxf7+ Ke7 9. Nd5# 1-0";
 const std::string SeedZh =
-    "1. e4 e5 2. 象 c4 d6 3. 马 f3 马 c6 4. 马 c3 象 g4 5. h3 象 h5 6. d3 h6 7. 马 xe5 象 xd1 8. 象 xf7+ 王 e7 9. 马 d5# 1-0";
+    "1. e4 e5 2. 象 c4 d6 3. 马 f3 马 c6 4. 马 c3 象 g4 5. h3 象 h5 6. d3 h6 7. 马 xe5 象 xd1 8. 象 xf7+ 王 e7 9. 马 "
+    "d5# 1-0";
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
   return s;
 }
 
@@ -156,8 +158,9 @@ TEST_CASE("xiangqi is refused by name", "[notation][zh]") {
   CHECK(errors == 1);
   CHECK(out.find("炮二平五") != std::string::npos);  // kept as written, not lost
   // A xiangqi game is known by its Game tag or its ten-rank FEN, whatever its moves.
-  for (std::string tags : {std::string("[Game \"Chinese Chess\"]\n"),
-                           std::string("[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]\n")}) {
+  for (std::string tags :
+       {std::string("[Game \"Chinese Chess\"]\n"),
+        std::string("[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]\n")}) {
     int n = 0;
     rewrite({{"<test>", tags + "\n1. e4 *"}}, to("en"), &n);
     CHECK(n == 1);
@@ -166,9 +169,10 @@ TEST_CASE("xiangqi is refused by name", "[notation][zh]") {
 
 TEST_CASE("letter languages read back what they write, and French R is a king in a French game", "[notation]") {
   // A French game: C, F, T, D, and R for the king (18. Rh1).
-  std::string fr = "1. e4 e5 2. Cf3 Cc6 3. Fb5 a6 4. Fa4 Cf6 5. O-O Fe7 6. Te1 b5 7. Fb3 d6 8. c3 O-O 9. h3 Ca5 "
-                   "10. Fc2 c5 11. d4 Dc7 12. Cbd2 cxd4 13. cxd4 Fb7 14. d5 Tac8 15. Fd3 Cd7 16. Cf1 f5 17. exf5 "
-                   "Fxd5 18. Rh1 *";
+  std::string fr =
+      "1. e4 e5 2. Cf3 Cc6 3. Fb5 a6 4. Fa4 Cf6 5. O-O Fe7 6. Te1 b5 7. Fb3 d6 8. c3 O-O 9. h3 Ca5 "
+      "10. Fc2 c5 11. d4 Dc7 12. Cbd2 cxd4 13. cxd4 Fb7 14. d5 Tac8 15. Fd3 Cd7 16. Cf1 f5 17. exf5 "
+      "Fxd5 18. Rh1 *";
   std::string en = movetext(rewrite_text(fr, to("en")));
   CHECK(en.find("18. Kh1") != std::string::npos);
   CHECK(movetext(rewrite_text(en, to("fr"))) == fr);
@@ -187,15 +191,19 @@ TEST_CASE("German output agrees with pgn-extract's on the moves", "[notation][co
   std::ifstream expected_file(corpora::path("lang/pgn-extract/test__outfiles__test-Wdeutsch-out.pgn"));
   std::stringstream expected;
   expected << expected_file.rdbuf();
-  std::string de = rewrite({{corpora::path("edge/pgn-extract/test__infiles__barnes-horton.pgn"), std::nullopt}}, to("de"));
+  std::string de =
+      rewrite({{corpora::path("edge/pgn-extract/test__infiles__barnes-horton.pgn"), std::nullopt}}, to("de"));
   // Compare the move tokens only: layout, comment wrapping and NAG forms differ by design.
   auto moves = [](const std::string& pgn) {
     std::string text, mt = movetext(pgn);
     int depth = 0;
     for (char c : mt) {  // comments out, parentheses to spaces
-      if (c == '{') ++depth;
-      else if (c == '}') --depth;
-      else if (depth == 0) text += (c == '(' || c == ')') ? ' ' : c;
+      if (c == '{')
+        ++depth;
+      else if (c == '}')
+        --depth;
+      else if (depth == 0)
+        text += (c == '(' || c == ')') ? ' ' : c;
     }
     std::vector<std::string> out;
     std::istringstream in(text);

@@ -181,8 +181,8 @@ TEST_CASE("parse_san: non-standard forms set their style flag", "[notation]") {
 }
 
 TEST_CASE("parse_san: junk is a syntax error with a message", "[notation]") {
-  for (std::string_view t : {"", "e9", "i4", "Xe4", "Ke", "e8=K", "e8=P", "Nf3=Q", "O-O-O-O", "hello", "4", "+",
-                             "Nf3f", "-", "Bb", "exb"}) {
+  for (std::string_view t :
+       {"", "e9", "i4", "Xe4", "Ke", "e8=K", "e8=P", "Nf3=Q", "O-O-O-O", "hello", "4", "+", "Nf3f", "-", "Bb", "exb"}) {
     SanParse p = parse_san(t);
     INFO("token '" << t << "'");
     CHECK_FALSE(p.san.has_value());
@@ -244,9 +244,7 @@ TEST_CASE("resolve_san: illegal moves say why", "[notation]") {
     CHECK(contains(resolve(start, "e5").error, "no White pawn can reach e5"));
     CHECK(contains(resolve(start, "Qh5").error, "reach"));
   }
-  SECTION("own piece on the target") {
-    CHECK(contains(resolve(start, "Nd2").error, "occupied"));
-  }
+  SECTION("own piece on the target") { CHECK(contains(resolve(start, "Nd2").error, "occupied")); }
   SECTION("pinned piece") {
     // The knight on e2 shields the king on e1 from the rook on e7.
     Position p = fen("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1");
@@ -475,8 +473,10 @@ struct RoundTrip : pgn::Visitor {
   pgn::Visit tag(std::string_view name, std::string_view value, std::uint64_t) override {
     if (name == "FEN") {
       FenResult r = Position::from_fen(value);
-      if (r) pos = *r.position;
-      else dead = true, mismatches.push_back(where + ": bad FEN");
+      if (r)
+        pos = *r.position;
+      else
+        dead = true, mismatches.push_back(where + ": bad FEN");
     }
     return pgn::Visit::Continue;
   }
@@ -494,7 +494,8 @@ struct RoundTrip : pgn::Visitor {
     return pgn::Visit::Continue;
   }
   pgn::Visit fail(std::string_view token, std::uint64_t offset, const std::string& why) {
-    mismatches.push_back(where + " line " + std::to_string(lines.at(offset).line) + ": " + std::string(token) + ": " + why);
+    mismatches.push_back(where + " line " + std::to_string(lines.at(offset).line) + ": " + std::string(token) + ": " +
+                         why);
     dead = true;
     return pgn::Visit::Continue;
   }
@@ -543,10 +544,12 @@ TEST_CASE("parse_san: the one-pass reading of common moves equals the general on
   for (const char* f : {"real/lichess-twic/pgn-reader__benches__twic1599_1000k.pgn", "real/chesscom/cancer0707.pgn",
                         "edge/pgn-extract/eco.pgn"})
     pgn::read_pgn_file(corpora::path(f), c);
-  for (std::string odd : {"e8=Q+", "exd8=N#", "Qh4e1", "Nbxd7", "R1e2", "ed5", "e2e4", "Pe4", "Ng1-f3", "e8Q", "exf6e.p.",
-                          "Kxe2++", "O-O", "0-0-0", "--", "Z0", "b8=K", "Nf3=Q", "x", "e", "+", "Bb", "a1xb2", "N1xe5+",
-                          "Qh4xe1+", "Qh4xe1#", "Qh4xe1=Q", "exd8=Q+", "bxa8=N#", "e8=", "e8=Q++", "e2xd3", "Ng1f3", "Ng1xf3",
-                          "Nx4e5", "N4xe5", "e45", "Ne4e", "Nf3x", "exe5", "xd5", "Pxd5", "Cd5", "e8=P", "e8=K", "h", "Qa1b2c3"})
+  for (std::string odd : {"e8=Q+",   "exd8=N#", "Qh4e1",    "Nbxd7",   "R1e2",    "ed5",   "e2e4",   "Pe4",
+                          "Ng1-f3",  "e8Q",     "exf6e.p.", "Kxe2++",  "O-O",     "0-0-0", "--",     "Z0",
+                          "b8=K",    "Nf3=Q",   "x",        "e",       "+",       "Bb",    "a1xb2",  "N1xe5+",
+                          "Qh4xe1+", "Qh4xe1#", "Qh4xe1=Q", "exd8=Q+", "bxa8=N#", "e8=",   "e8=Q++", "e2xd3",
+                          "Ng1f3",   "Ng1xf3",  "Nx4e5",    "N4xe5",   "e45",     "Ne4e",  "Nf3x",   "exe5",
+                          "xd5",     "Pxd5",    "Cd5",      "e8=P",    "e8=K",    "h",     "Qa1b2c3"})
     c.tokens.push_back(odd);
   REQUIRE(c.tokens.size() > 100000);
   for (const auto& t : c.tokens) {
@@ -577,8 +580,10 @@ struct PositionCollector : pgn::Visitor {
   pgn::Visit tag(std::string_view name, std::string_view value, std::uint64_t) override {
     if (name == "FEN") {
       FenResult r = Position::from_fen(value);
-      if (r) pos = *r.position;
-      else dead = true;
+      if (r)
+        pos = *r.position;
+      else
+        dead = true;
     }
     return pgn::Visit::Continue;
   }
@@ -587,8 +592,10 @@ struct PositionCollector : pgn::Visitor {
     if (dead) return pgn::Visit::Continue;
     SanParse s = parse_san(token);
     Move m = s.san ? resolve_san(pos, *s.san).move : Move::none();
-    if (m.is_none()) dead = true;
-    else positions.push_back(pos), pos.play(m);
+    if (m.is_none())
+      dead = true;
+    else
+      positions.push_back(pos), pos.play(m);
     return pgn::Visit::Continue;
   }
 };
@@ -607,9 +614,12 @@ Move named_by(const Position& pos, const MoveList& legal, const San& san) {
   for (Move m : legal) {
     Square from = m.from();
     if (m.kind() == MoveKind::Castling || type_of(pos.piece_on(from)) != san.piece || m.to() != san.to) continue;
-    if ((san.from_file >= 0 && file_of(from) != san.from_file) || (san.from_rank >= 0 && rank_of(from) != san.from_rank)) continue;
+    if ((san.from_file >= 0 && file_of(from) != san.from_file) ||
+        (san.from_rank >= 0 && rank_of(from) != san.from_rank))
+      continue;
     PieceType promotion = m.kind() == MoveKind::Promotion ? m.promotion() : NoPieceType;
-    if (san.piece == Pawn && ((file_of(from) != file_of(m.to())) != san.capture || promotion != san.promotion)) continue;
+    if (san.piece == Pawn && ((file_of(from) != file_of(m.to())) != san.capture || promotion != san.promotion))
+      continue;
     found = m, ++count;
   }
   return count == 1 ? found : Move::none();

@@ -54,7 +54,8 @@ TEST_CASE("outputs: an output that is also an input is refused and left untouche
   Fixture f;
   const std::string before = slurp(f.pgn);
   for (const auto& name : f.aliases(f.pgn)) {
-    for (const std::string& cmd : {"convert --to en " + q(f.pgn) + " -o " + q(name), "check " + q(f.pgn) + " --rejects " + q(name)}) {
+    for (const std::string& cmd :
+         {"convert --to en " + q(f.pgn) + " -o " + q(name), "check " + q(f.pgn) + " --rejects " + q(name)}) {
       INFO(cmd);
       Run r = run_qipu(cmd);
       CHECK(r.code == 2);
@@ -93,9 +94,11 @@ TEST_CASE("outputs: a failing command leaves the old file as it was", "[outputs]
   CHECK(missing_db.code == 2);
   CHECK(contains(missing_db.err, "no database at"));
   // An input that cannot be read fails the command (exit 2), though the other converts.
-  Run missing_input = run_qipu("convert --to en " + q(data("opera.pgn")) + " " + q(f.path("nope.pgn")) + " -o " + q(keep));
+  Run missing_input =
+      run_qipu("convert --to en " + q(data("opera.pgn")) + " " + q(f.path("nope.pgn")) + " -o " + q(keep));
   CHECK(missing_input.code == 2);
-  Run missing_rejects = run_qipu("check " + q(data("multi.pgn")) + " " + q(f.path("nope.pgn")) + " --rejects " + q(keep));
+  Run missing_rejects =
+      run_qipu("check " + q(data("multi.pgn")) + " " + q(f.path("nope.pgn")) + " --rejects " + q(keep));
   CHECK(missing_rejects.code == 2);
   CHECK(slurp(keep) == "keep me\n");
   CHECK(f.leftovers().empty());
@@ -106,7 +109,8 @@ TEST_CASE("outputs: a failing command leaves the old file as it was", "[outputs]
 // stops at its first blank line after convert has gone (a broken pipe), so the shell's
 // wait for the whole job ends at once.
 void interrupt_convert(const Fixture& f, const std::string& target, const char* signal) {
-  shell("(cat " + q(data("opera.pgn")) + "; while echo; do sleep 0.1; done) | \"" QIPU_BINARY "\" convert --to en - -o " + q(target) +
+  shell("(cat " + q(data("opera.pgn")) +
+        "; while echo; do sleep 0.1; done) | \"" QIPU_BINARY "\" convert --to en - -o " + q(target) +
         " >/dev/null 2>&1 & pid=$!; for i in $(seq 100); do ls -a " + q(f.dir.string()) +
         " | grep -q 'qipu-' && break; sleep 0.05; done; kill -" + signal + " $pid; wait $pid");
 }
@@ -143,14 +147,15 @@ TEST_CASE("outputs: a successful run replaces the file, through a symlink, keepi
   CHECK(slurp(old_file) == expected);
   CHECK(fs::status(old_file).permissions() == (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
   // A new file gets what the umask leaves.
-  CHECK(shell("umask 027; \"" QIPU_BINARY "\" convert --to en " + q(data("opera.pgn")) + " -o " + q(new_file)).code == 0);
+  CHECK(shell("umask 027; \"" QIPU_BINARY "\" convert --to en " + q(data("opera.pgn")) + " -o " + q(new_file)).code ==
+        0);
   CHECK(slurp(new_file) == expected);
   CHECK(fs::status(new_file).permissions() == (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
   // A FIFO is written directly, not replaced.
   const std::string fifo = f.path("fifo");
   REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
-  Run r = shell("cat " + q(fifo) + " > " + q(f.path("got")) + " & \"" QIPU_BINARY "\" convert --to en " + q(data("opera.pgn")) +
-                " -o " + q(fifo) + "; wait");
+  Run r = shell("cat " + q(fifo) + " > " + q(f.path("got")) + " & \"" QIPU_BINARY "\" convert --to en " +
+                q(data("opera.pgn")) + " -o " + q(fifo) + "; wait");
   CHECK(r.code == 0);
   CHECK(slurp(f.path("got")) == expected);
   CHECK(f.leftovers().empty());
@@ -209,7 +214,8 @@ TEST_CASE("outputs: a full disk fails the write and leaves the old file", "[outp
   } unmount{mnt};
   const std::string keep = (mnt / "keep.pgn").string();
   std::ofstream(keep) << "keep me\n";
-  for (const std::string& cmd : {"convert --to en " + q(big) + " -o " + q(keep), "export --db " + q(big_db) + " -o " + q(keep)}) {
+  for (const std::string& cmd :
+       {"convert --to en " + q(big) + " -o " + q(keep), "export --db " + q(big_db) + " -o " + q(keep)}) {
     INFO(cmd);
     Run r = run_qipu(cmd);
     CHECK(r.code == 2);
@@ -254,8 +260,8 @@ TEST_CASE("import: refuses the database itself and any SQLite file", "[outputs]"
   // A FIFO is not peeked at (what is read from it would be lost): its game imports whole.
   const std::string fifo = f.path("fifo");
   REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
-  Run from_fifo = shell("cat " + q(data("opera.pgn")) + " > " + q(fifo) + " & " + hang_guard + "\"" QIPU_BINARY "\" import --db " +
-                        q(f.path("fifo.db")) + " " + q(fifo) + "; wait");
+  Run from_fifo = shell("cat " + q(data("opera.pgn")) + " > " + q(fifo) + " & " + hang_guard +
+                        "\"" QIPU_BINARY "\" import --db " + q(f.path("fifo.db")) + " " + q(fifo) + "; wait");
   CHECK(from_fifo.code == 0);
   CHECK(contains(from_fifo.out, "imported 1 games"));
   // A new database is not even created.
@@ -267,20 +273,26 @@ TEST_CASE("outputs: control characters in tag values are escaped in tables and m
   Fixture f;
   // ESC ] 0 ; … BEL retitles a terminal; ESC [ 2 J clears it; U+009B is the one-byte CSI.
   // (Ratings put the valid game among explore's top games.)
-  const std::string white = "Evil\x1b]0;pwned\x07", black = "Bad\xc2\x9b" "2J\x7f", event = "Cup\x1b[2J";
+  const std::string white = "Evil\x1b]0;pwned\x07",
+                    black =
+                        "Bad\xc2\x9b"
+                        "2J\x7f",
+                    event = "Cup\x1b[2J";
   const std::string pgn = f.path("evil.pgn");
   std::ofstream(pgn, std::ios::binary) << "[Event \"" << event << "\"]\n[White \"" << white << "\"]\n[Black \"" << black
-                                       << "\"]\n[WhiteElo \"2500\"]\n[BlackElo \"2400\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
+                                       << "\"]\n[WhiteElo \"2500\"]\n[BlackElo \"2400\"]\n[Result \"1-0\"]\n\n1. e4 e5 "
+                                          "2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
                                        << "[Event \"" << event << "\"]\n[White \"" << white << "\"]\n[Black \"" << black
                                        << "\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n";
   const std::string evil_db = f.path("evil.db");
   REQUIRE(run_qipu("import --db " + q(evil_db) + " " + q(pgn)).code == 1);
-  const std::string white_shown = "Evil\\x1b]0;pwned\\x07", black_shown = "Bad\\x9b2J\\x7f", event_shown = "Cup\\x1b[2J";
+  const std::string white_shown = "Evil\\x1b]0;pwned\\x07", black_shown = "Bad\\x9b2J\\x7f",
+                    event_shown = "Cup\\x1b[2J";
   auto raw_control = [](const std::string& s) {
     for (std::size_t i = 0; i < s.size(); ++i) {
       auto c = static_cast<unsigned char>(s[i]);
-      if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || (c == 0xc2 && i + 1 < s.size() && (unsigned char)s[i + 1] < 0xa0 &&
-                                                                (unsigned char)s[i + 1] >= 0x80))
+      if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f ||
+          (c == 0xc2 && i + 1 < s.size() && (unsigned char)s[i + 1] < 0xa0 && (unsigned char)s[i + 1] >= 0x80))
         return true;
     }
     return false;
@@ -315,9 +327,10 @@ TEST_CASE("outputs: control characters in tag values are escaped in tables and m
 TEST_CASE("outputs: CSV cells a spreadsheet would run as formulas are neutralised", "[outputs]") {
   Fixture f;
   const std::string pgn = f.path("csv.pgn");
-  std::ofstream(pgn, std::ios::binary) << "[Event \"-2+3\"]\n[Site \"@SUM(A1)\"]\n[Date \"1990.01.02\"]\n[Round \"-1\"]\n"
-                                       << "[White \"=HYPERLINK(\\\"http://x\\\")\"]\n[Black \"+44 20 7946\"]\n[Result \"1-0\"]\n"
-                                       << "[WhiteElo \"2500\"]\n[BlackElo \"-\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+  std::ofstream(pgn, std::ios::binary)
+      << "[Event \"-2+3\"]\n[Site \"@SUM(A1)\"]\n[Date \"1990.01.02\"]\n[Round \"-1\"]\n"
+      << "[White \"=HYPERLINK(\\\"http://x\\\")\"]\n[Black \"+44 20 7946\"]\n[Result \"1-0\"]\n"
+      << "[WhiteElo \"2500\"]\n[BlackElo \"-\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
   const std::string db = f.path("csv.db");
   REQUIRE(run_qipu("import --db " + q(db) + " " + q(pgn)).code == 0);
   Run r = run_qipu("search --db " + q(db) + " --format csv");
@@ -325,5 +338,6 @@ TEST_CASE("outputs: CSV cells a spreadsheet would run as formulas are neutralise
   auto lines = lines_of(r.out);
   REQUIRE(lines.size() == 2);
   // id,white,black,result,date,event,site,round,white_elo,black_elo,eco,opening,variation,plies,moves
-  CHECK(lines[1].rfind("1,\"'=HYPERLINK(\"\"http://x\"\")\",'+44 20 7946,1-0,1990.01.02,'-2+3,'@SUM(A1),-1,2500,'-,", 0) == 0);
+  CHECK(lines[1].rfind("1,\"'=HYPERLINK(\"\"http://x\"\")\",'+44 20 7946,1-0,1990.01.02,'-2+3,'@SUM(A1),-1,2500,'-,",
+                       0) == 0);
 }

@@ -56,7 +56,8 @@ std::vector<Case> cases() {
       {Problem::bad_start_position, "[Variant \"crazyhouse\"]\n\n1. e4 *"},
       {Problem::fen_repaired, "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 0\"]\n\n1. Kd2 *"},  // fullmove 0
       // A UTF-8 game (中国), then one in GB18030 (中国国): the second is decoded on its own.
-      {Problem::encoding_guessed, "[Event \"\xe4\xb8\xad\xe5\x9b\xbd\"]\n\n1. e4 *\n\n[Event \"\xd6\xd0\xb9\xfa\xb9\xfa\"]\n\n1. e4 *"},
+      {Problem::encoding_guessed,
+       "[Event \"\xe4\xb8\xad\xe5\x9b\xbd\"]\n\n1. e4 *\n\n[Event \"\xd6\xd0\xb9\xfa\xb9\xfa\"]\n\n1. e4 *"},
       {Problem::setup_without_fen, "[SetUp \"1\"]\n\n1. e4 *"},
       {Problem::superfluous_disambiguation, "1. Ngf3 *"},  // only the g1 knight reaches f3
       {Problem::wrong_check_sign, "1. e4+ *"},
@@ -74,7 +75,8 @@ std::vector<Case> cases() {
   };
 }
 
-std::vector<game::GameRecord> replay(const std::string& text, pgn::ReaderOptions reader = game::replay_reader_options()) {
+std::vector<game::GameRecord> replay(const std::string& text,
+                                     pgn::ReaderOptions reader = game::replay_reader_options()) {
   std::vector<game::GameRecord> out;
   game::Replayer r({}, [&](game::GameRecord& rec) {
     out.push_back(std::move(rec));
@@ -167,7 +169,8 @@ TEST_CASE("the kinds of a clean game and of move faults are exact", "[problem_co
   CHECK(g.diagnostics[0].kind == Problem::illegal_move);
   CHECK(g.diagnostics[0].error);
   // An ambiguous move is not also called illegal.
-  CHECK(kinds_of(replay("1. a4 a5 2. h4 h5 3. Ra3 Ra6 4. Rh3 Rh6 5. Rc3 *").at(0)) == std::set<Problem>{Problem::ambiguous_move});
+  CHECK(kinds_of(replay("1. a4 a5 2. h4 h5 3. Ra3 Ra6 4. Rh3 Rh6 5. Rc3 *").at(0)) ==
+        std::set<Problem>{Problem::ambiguous_move});
 }
 
 TEST_CASE("bytes invalid in a given encoding are invalid_bytes", "[problem_codes][cli]") {

@@ -48,7 +48,8 @@ GameRecord read_one(const std::string& text, bool strict = false) {
 std::string messages(const GameRecord& g) {
   std::string s;
   for (const auto& d : g.diagnostics)
-    s += std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column) + (d.error ? " E " : " W ") + d.move + ": " + d.message + "\n";
+    s += std::to_string(d.pos.line) + ":" + std::to_string(d.pos.column) + (d.error ? " E " : " W ") + d.move + ": " +
+         d.message + "\n";
   return s;
 }
 
@@ -122,8 +123,7 @@ TEST_CASE("reader: the real files with '12. ... Nf6' forms read", "[reader][corp
     for (const GameRecord& g : read_games(text)) {
       bool uses_form = false;
       std::istringstream lines(g.raw);
-      for (std::string l; std::getline(lines, l);)
-        uses_form |= !l.empty() && l[0] != '[' && std::regex_search(l, form);
+      for (std::string l; std::getline(lines, l);) uses_form |= !l.empty() && l[0] != '[' && std::regex_search(l, form);
       if (!uses_form) continue;
       INFO(e.path().string() << " game " << g.index << "\n" << messages(g));
       CHECK(g.error_count() == 0);
@@ -191,7 +191,8 @@ TEST_CASE("reader: a byte invalid in its encoding inside the skipped prose", "[r
 }
 
 TEST_CASE("reader: a capture sign that takes nothing, a capture without one", "[reader]") {
-  slip(Tags + "1. e4 d5 2. exd5 Qxd5 3. Nc3 Qd8 4. Nxe4 *\n", 7, 37, "capture sign but the move takes nothing: expected Ne4", 7);
+  slip(Tags + "1. e4 d5 2. exd5 Qxd5 3. Nc3 Qd8 4. Nxe4 *\n", 7, 37,
+       "capture sign but the move takes nothing: expected Ne4", 7);
   slip(Tags + "1. e4 d5 2. exd5 Qd5 *\n", 7, 18, "the move captures: expected Qxd5", 4);
   GameRecord g = read_one(Tags + "1. e4 d5 2. exd5 Qd5 *\n");
   CHECK(g.diagnostics[0].move == "2... Qd5");

@@ -106,7 +106,9 @@ std::vector<FixtureGame> scan_text(const std::string& path) {
     std::istringstream words(line);
     std::string w;
     while (words >> w) {
-      while (!w.empty() && (std::isdigit(static_cast<unsigned char>(w[0])) || w[0] == '.') && w.find_first_not_of("0123456789.") != std::string::npos) w.erase(0, 1);
+      while (!w.empty() && (std::isdigit(static_cast<unsigned char>(w[0])) || w[0] == '.') &&
+             w.find_first_not_of("0123456789.") != std::string::npos)
+        w.erase(0, 1);
       while (!w.empty() && (w.back() == '+' || w.back() == '#')) w.pop_back();
       if (w.find_first_not_of("0123456789.") == std::string::npos) continue;  // a move number
       if (w == "1-0" || w == "0-1" || w == "1/2-1/2" || w == "*") continue;
@@ -142,8 +144,9 @@ const std::vector<FixtureGame>& fixture() {
       f.material = material_of(rec.final_position);
       f.set_up = rec.start_fen.has_value();
       f.keys.push_back(rec.start_position.key());
-      game::for_each_move(rec.start_position, rec.mainline,
-                          [&](const Position&, const game::MoveNode&, const Position& after) { f.keys.push_back(after.key()); });
+      game::for_each_move(
+          rec.start_position, rec.mainline,
+          [&](const Position&, const game::MoveNode&, const Position& after) { f.keys.push_back(after.key()); });
     };
     game::run_pipeline(std::vector<std::string>{Fixture}, {}, cb);
     REQUIRE(i == g.size());
@@ -177,7 +180,9 @@ std::string lower(std::string s) {
   return s;
 }
 
-bool contains(const std::string& hay, const std::string& needle) { return lower(hay).find(lower(needle)) != std::string::npos; }
+bool contains(const std::string& hay, const std::string& needle) {
+  return lower(hay).find(lower(needle)) != std::string::npos;
+}
 
 Ids query(const db::GameFilter& f) {
   auto c = db::open_for_search(fixture_db());
@@ -206,8 +211,8 @@ long date_of(const FixtureGame& g) {
 
 // The fixture's games without an ECO tag, classified by hand (the first three keep the
 // code pgnmentor's file gave them before the tag was removed).
-const std::map<std::int64_t, std::string> Untagged = {{11, "B07"}, {12, "B90"}, {13, "C85"}, {131, "A00"},
-                                                       {132, "A00"}, {133, "B90"}, {134, "B90"}};
+const std::map<std::int64_t, std::string> Untagged = {{11, "B07"},  {12, "B90"},  {13, "C85"}, {131, "A00"},
+                                                      {132, "A00"}, {133, "B90"}, {134, "B90"}};
 
 std::string eco_of(std::int64_t id, const FixtureGame& g) {
   if (g.tags.count("ECO")) return g.tags.at("ECO");
@@ -269,7 +274,9 @@ TEST_CASE("search: player names, substring and exact, any script", "[search]") {
   f = {};
   f.player = "adams, michael";
   f.exact = true;
-  CHECK(query(f) == expect([](const FixtureGame& g) { return g.tags.at("White") == "Adams, Michael" || g.tags.at("Black") == "Adams, Michael"; }));
+  CHECK(query(f) == expect([](const FixtureGame& g) {
+          return g.tags.at("White") == "Adams, Michael" || g.tags.at("Black") == "Adams, Michael";
+        }));
   f.player = "adams";
   CHECK(query(f).empty());  // not a whole name
   // Unicode: case folds for Latin and Cyrillic; CJK matches as written.
@@ -301,14 +308,17 @@ TEST_CASE("search: quotes, wildcards and SQL in names are just characters", "[se
   f.event = "Open_";
   CHECK(query(f) == Ids{6});
   // Through the command line: nothing found, nothing broken.
-  for (std::string name : {"'; DROP TABLE game; --", "x' OR '1'='1", "\" OR 1=1 --", "%' --", "Robert'); DELETE FROM player; --"}) {
+  for (std::string name :
+       {"'; DROP TABLE game; --", "x' OR '1'='1", "\" OR 1=1 --", "%' --", "Robert'); DELETE FROM player; --"}) {
     int status = 0;
     CHECK(run("search --db " + fixture_db() + " --player " + quote(name) + " --count", &status) == "0\n");
     CHECK(status == 0);
-    CHECK(run("search --db " + fixture_db() + " --event " + quote(name) + " --opening " + quote(name) + " --count") == "0\n");
+    CHECK(run("search --db " + fixture_db() + " --event " + quote(name) + " --opening " + quote(name) + " --count") ==
+          "0\n");
   }
   CHECK(run("search --db " + fixture_db() + " --count") == "135\n");
-  CHECK(run("search --db " + fixture_db() + " --player " + quote("O'Kelly") + " --format csv").find("O'Kelly de Galway") != std::string::npos);
+  CHECK(run("search --db " + fixture_db() + " --player " + quote("O'Kelly") + " --format csv")
+            .find("O'Kelly de Galway") != std::string::npos);
 }
 
 TEST_CASE("search: result, ECO, event, site", "[search]") {
@@ -319,7 +329,8 @@ TEST_CASE("search: result, ECO, event, site", "[search]") {
   }
   db::GameFilter f;
   f.result = "decisive";
-  CHECK(query(f) == expect([](const FixtureGame& g) { return g.tags.at("Result") == "1-0" || g.tags.at("Result") == "0-1"; }));
+  CHECK(query(f) ==
+        expect([](const FixtureGame& g) { return g.tags.at("Result") == "1-0" || g.tags.at("Result") == "0-1"; }));
   f.result = "draw";
   CHECK(query(f) == expect([](const FixtureGame& g) { return g.tags.at("Result") == "1/2-1/2"; }));
   f = {};
@@ -328,8 +339,11 @@ TEST_CASE("search: result, ECO, event, site", "[search]") {
   CHECK(!db::add_conditions(f, q).empty());
 
   if (!eco_file_present()) WARN("no " << db::DefaultEcoFile << ": games without an ECO tag stay unclassified");
-  for (auto [spec, lo, hi] : std::vector<std::array<std::string, 3>>{
-           {"C60-C99", "C60", "C99"}, {"B90", "B90", "B90"}, {"b", "B00", "B99"}, {"A00-E99", "A00", "E99"}, {"C85", "C85", "C85"}}) {
+  for (auto [spec, lo, hi] : std::vector<std::array<std::string, 3>>{{"C60-C99", "C60", "C99"},
+                                                                     {"B90", "B90", "B90"},
+                                                                     {"b", "B00", "B99"},
+                                                                     {"A00-E99", "A00", "E99"},
+                                                                     {"C85", "C85", "C85"}}) {
     db::GameFilter e;
     e.eco = spec;
     Ids want = expect_eco(lo, hi);
@@ -353,7 +367,12 @@ TEST_CASE("search: result, ECO, event, site", "[search]") {
 }
 
 TEST_CASE("search: partial dates", "[search]") {
-  auto between = [](long lo, long hi) { return expect([=](const FixtureGame& g) { long d = date_of(g); return d >= 0 && d >= lo && d <= hi; }); };
+  auto between = [](long lo, long hi) {
+    return expect([=](const FixtureGame& g) {
+      long d = date_of(g);
+      return d >= 0 && d >= lo && d <= hi;
+    });
+  };
   for (auto [from, to, lo, hi] : std::vector<std::tuple<std::string, std::string, long, long>>{
            {"1990", "1990", 19900000, 19909999},
            {"1990.05", "1990.05", 19900500, 19900599},
@@ -389,16 +408,21 @@ TEST_CASE("search: Elo either or both, plies, termination, material", "[search]"
     db::GameFilter f;
     if (lo > 0) f.min_elo = lo;
     if (hi < 99999) f.max_elo = hi;
-    CHECK(query(f) == expect([&](const FixtureGame& g) { return in(tag_int(g, "WhiteElo"), lo, hi) || in(tag_int(g, "BlackElo"), lo, hi); }));
+    CHECK(query(f) == expect([&](const FixtureGame& g) {
+            return in(tag_int(g, "WhiteElo"), lo, hi) || in(tag_int(g, "BlackElo"), lo, hi);
+          }));
     f.both_elo = true;
-    CHECK(query(f) == expect([&](const FixtureGame& g) { return in(tag_int(g, "WhiteElo"), lo, hi) && in(tag_int(g, "BlackElo"), lo, hi); }));
+    CHECK(query(f) == expect([&](const FixtureGame& g) {
+            return in(tag_int(g, "WhiteElo"), lo, hi) && in(tag_int(g, "BlackElo"), lo, hi);
+          }));
   }
   db::GameFilter f;
   f.min_plies = 60;
   CHECK(query(f) == expect([](const FixtureGame& g) { return g.plies >= 60; }));
   f.max_plies = 80;
   CHECK(query(f) == expect([](const FixtureGame& g) { return g.plies >= 60 && g.plies <= 80; }));
-  for (auto t : {Termination::Checkmate, Termination::Stalemate, Termination::None, Termination::InsufficientMaterial}) {
+  for (auto t :
+       {Termination::Checkmate, Termination::Stalemate, Termination::None, Termination::InsufficientMaterial}) {
     db::GameFilter tf;
     tf.termination = t;
     CHECK(query(tf) == expect([&](const FixtureGame& g) { return g.termination == t; }));
@@ -434,7 +458,9 @@ TEST_CASE("search: Elo either or both, plies, termination, material", "[search]"
 TEST_CASE("search: positions and move orders on the fixture", "[search]") {
   const std::vector<std::string> line = {"e4", "c5", "Nf3", "d6"};
   Key key = key_after("1.e4 c5 2.Nf3 d6");
-  auto begins = [&](const FixtureGame& g) { return !g.set_up && g.sans.size() >= 4 && std::equal(line.begin(), line.end(), g.sans.begin()); };
+  auto begins = [&](const FixtureGame& g) {
+    return !g.set_up && g.sans.size() >= 4 && std::equal(line.begin(), line.end(), g.sans.begin());
+  };
   auto reaches = [&](const FixtureGame& g) { return std::find(g.keys.begin(), g.keys.end(), key) != g.keys.end(); };
   Ids exact = expect(begins), any = expect(reaches);
   CHECK(exact.count(133));
@@ -472,8 +498,8 @@ TEST_CASE("search: filters combine with AND", "[search]") {
   f.result = "1-0";
   f.date_from = "1988";
   CHECK(query(f) == expect([](const FixtureGame& g) {
-          return (contains(g.tags.at("White"), "adams") || contains(g.tags.at("Black"), "adams")) && g.tags.at("Result") == "1-0" &&
-                 date_of(g) >= 19880000;
+          return (contains(g.tags.at("White"), "adams") || contains(g.tags.at("Black"), "adams")) &&
+                 g.tags.at("Result") == "1-0" && date_of(g) >= 19880000;
         }));
   CHECK(!query(f).empty());
   f = {};
@@ -483,7 +509,8 @@ TEST_CASE("search: filters combine with AND", "[search]") {
   CHECK(query(f) == [] {
     Ids ids;
     for (auto id : expect_eco("B00", "B99"))
-      if (const auto& g = fixture()[std::size_t(id - 1)]; (tag_int(g, "WhiteElo") >= 2600 || tag_int(g, "BlackElo") >= 2600) && g.plies <= 100)
+      if (const auto& g = fixture()[std::size_t(id - 1)];
+          (tag_int(g, "WhiteElo") >= 2600 || tag_int(g, "BlackElo") >= 2600) && g.plies <= 100)
         ids.insert(id);
     return ids;
   }());
@@ -502,16 +529,19 @@ TEST_CASE("search: filters combine with AND", "[search]") {
         }));
   // Output options: limit, offset, sort, count.
   std::string d = " --db " + fixture_db();
-  CHECK(run("search" + d + " --player adams --count") == std::to_string(expect([](const FixtureGame& g) {
-                                                                              return contains(g.tags.at("White"), "adams") || contains(g.tags.at("Black"), "adams");
-                                                                            }).size()) + "\n");
+  CHECK(run("search" + d + " --player adams --count") ==
+        std::to_string(expect([](const FixtureGame& g) {
+                         return contains(g.tags.at("White"), "adams") || contains(g.tags.at("Black"), "adams");
+                       }).size()) +
+            "\n");
   Ids page = csv_ids(run("search" + d + " --format csv --limit 5 --offset 10"));
   CHECK(page == Ids{11, 12, 13, 14, 15});
   std::string top = run("search" + d + " --format csv --sort white-elo --desc --limit 1");
   int best = 0;
   for (const auto& g : fixture()) best = std::max(best, tag_int(g, "WhiteElo"));
   CHECK(top.find("," + std::to_string(best) + ",") != std::string::npos);
-  CHECK(run("search" + d + " --opening najdorf --format csv --limit 0").find("Najdorf, Transposed") != std::string::npos);
+  CHECK(run("search" + d + " --opening najdorf --format csv --limit 0").find("Najdorf, Transposed") !=
+        std::string::npos);
 }
 
 TEST_CASE("search: output formats and notations", "[search]") {
@@ -552,7 +582,8 @@ TEST_CASE("search: explore, eco, stats on the fixture", "[search]") {
     sum += m.games;
   }
   CHECK(sum == total);
-  CHECK(std::is_sorted(ex.moves.begin(), ex.moves.end(), [](const auto& a, const auto& b) { return a.games > b.games; }));
+  CHECK(
+      std::is_sorted(ex.moves.begin(), ex.moves.end(), [](const auto& a, const auto& b) { return a.games > b.games; }));
   CHECK(ex.top_games.size() == 3);
   // With filters, the explorer counts the games the same search finds.
   db::GameFilter f;
@@ -564,13 +595,15 @@ TEST_CASE("search: explore, eco, stats on the fixture", "[search]") {
   CHECK(filtered.total.games == position_ids(fixture_db(), {pos, std::nullopt}, q).size());
   CHECK(filtered.total.games < ex.total.games);
   CHECK(filtered.total.games == expect([&](const FixtureGame& g) {
-          return std::find(g.keys.begin(), g.keys.end(), key) != g.keys.end() && date_of(g) >= 20050000 &&
-                 (tag_int(g, "WhiteElo") >= 2600 || tag_int(g, "BlackElo") >= 2600);
-        }).size());
+                                  return std::find(g.keys.begin(), g.keys.end(), key) != g.keys.end() &&
+                                         date_of(g) >= 20050000 &&
+                                         (tag_int(g, "WhiteElo") >= 2600 || tag_int(g, "BlackElo") >= 2600);
+                                }).size());
   std::string json = run("explore --db " + fixture_db() + " --moves '1.e4 c5 2.Nf3 d6' --format json");
   CHECK(json.find("\"games\": " + std::to_string(expect([&](const FixtureGame& g) {
-                                    return std::find(g.keys.begin(), g.keys.end(), key_after("1.e4 c5 2.Nf3 d6")) != g.keys.end();
-                                  }).size())) != std::string::npos);
+                                                   return std::find(g.keys.begin(), g.keys.end(),
+                                                                    key_after("1.e4 c5 2.Nf3 d6")) != g.keys.end();
+                                                 }).size())) != std::string::npos);
 
   if (eco_file_present()) {
     auto table = db::EcoTable::load(db::DefaultEcoFile);
@@ -593,8 +626,9 @@ TEST_CASE("search: stats standings and Sonneborn-Berger", "[search]") {
   // A beats B twice and draws C twice (3), B beats C twice (2), C (1).
   std::string pgn;
   auto game = [&](const char* w, const char* b, const char* r, int round) {
-    pgn += "[Event \"RR\"]\n[Site \"x\"]\n[Date \"2000.01.0" + std::to_string(round) + "\"]\n[Round \"" + std::to_string(round) +
-           "\"]\n[White \"" + w + "\"]\n[Black \"" + b + "\"]\n[Result \"" + r + "\"]\n\n1. e4 e5 " + r + "\n\n";
+    pgn += "[Event \"RR\"]\n[Site \"x\"]\n[Date \"2000.01.0" + std::to_string(round) + "\"]\n[Round \"" +
+           std::to_string(round) + "\"]\n[White \"" + w + "\"]\n[Black \"" + b + "\"]\n[Result \"" + r +
+           "\"]\n\n1. e4 e5 " + r + "\n\n";
   };
   game("A", "B", "1-0", 1);
   game("B", "A", "0-1", 2);
@@ -644,11 +678,13 @@ TEST_CASE("search: pgnmentor positions match a replay of every game", "[search][
     if (!rec.valid()) return;
     ++valid;
     std::vector<Key> keys{rec.start_position.key()};
-    game::for_each_move(rec.start_position, rec.mainline,
-                        [&](const Position&, const game::MoveNode&, const Position& after) { keys.push_back(after.key()); });
+    game::for_each_move(
+        rec.start_position, rec.mainline,
+        [&](const Position&, const game::MoveNode&, const Position& after) { keys.push_back(after.key()); });
     for (auto& l : lines) {
       if (std::find(keys.begin(), keys.end(), l.keys.back()) != keys.end()) ++l.any;
-      if (!rec.start_fen && keys.size() >= l.keys.size() && std::equal(l.keys.begin(), l.keys.end(), keys.begin())) ++l.exact;
+      if (!rec.start_fen && keys.size() >= l.keys.size() && std::equal(l.keys.begin(), l.keys.end(), keys.begin()))
+        ++l.exact;
     }
   };
   game::run_pipeline(files, o, cb);

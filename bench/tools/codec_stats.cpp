@@ -45,10 +45,11 @@ void rank_counts(const std::vector<std::string>& files) {
       last = s;
       bits -= double(count[s]) * std::log2(double(count[s]) / double(moves));
     }
-  for (std::size_t s = 0; s <= last; ++s) std::printf("%llu,%s", (unsigned long long)count[s], s % 12 == 11 ? "\n" : " ");
+  for (std::size_t s = 0; s <= last; ++s)
+    std::printf("%llu,%s", (unsigned long long)count[s], s % 12 == 11 ? "\n" : " ");
   std::printf("\n%llu games, %llu moves; entropy %.3f bits a move; packed %.3f bits a move, %.1f bytes a game\n",
-              (unsigned long long)games, (unsigned long long)moves, bits / double(moves), 8.0 * double(bytes) / double(moves),
-              double(bytes) / double(games));
+              (unsigned long long)games, (unsigned long long)moves, bits / double(moves),
+              8.0 * double(bytes) / double(moves), double(bytes) / double(games));
 }
 
 // Quiet moves: for each piece type and square seen from the mover's side, how often a
@@ -57,23 +58,24 @@ void rank_counts(const std::vector<std::string>& files) {
 void learn(const std::vector<std::string>& files) {
   static double avail[2][7][64], played[2][7][64];
   run(files, [&](const game::GameRecord& rec) {
-    game::for_each_move(rec.start_position, rec.mainline, [&](const Position& pos, const game::MoveNode& node, const Position&) {
-      auto quiet = [&](Move m) { return m.kind() == MoveKind::Normal && pos.piece_on(m.to()) == NoPiece; };
-      auto add = [&](double (&t)[2][7][64], Move m, double w) {
-        int p = type_of(pos.piece_on(m.from()));
-        bool flip = pos.side_to_move() == Black;
-        t[0][p][flip ? flip_rank(m.to()) : m.to()] += w;
-        t[1][p][flip ? flip_rank(m.from()) : m.from()] += w;
-      };
-      if (node.move.is_null() || !quiet(node.move)) return;
-      MoveList list;
-      generate_legal(pos, list);
-      int n = 0;
-      for (Move m : list) n += quiet(m);
-      for (Move m : list)
-        if (quiet(m)) add(avail, m, 1.0 / n);
-      add(played, node.move, 1.0);
-    });
+    game::for_each_move(
+        rec.start_position, rec.mainline, [&](const Position& pos, const game::MoveNode& node, const Position&) {
+          auto quiet = [&](Move m) { return m.kind() == MoveKind::Normal && pos.piece_on(m.to()) == NoPiece; };
+          auto add = [&](double(&t)[2][7][64], Move m, double w) {
+            int p = type_of(pos.piece_on(m.from()));
+            bool flip = pos.side_to_move() == Black;
+            t[0][p][flip ? flip_rank(m.to()) : m.to()] += w;
+            t[1][p][flip ? flip_rank(m.from()) : m.from()] += w;
+          };
+          if (node.move.is_null() || !quiet(node.move)) return;
+          MoveList list;
+          generate_legal(pos, list);
+          int n = 0;
+          for (Move m : list) n += quiet(m);
+          for (Move m : list)
+            if (quiet(m)) add(avail, m, 1.0 / n);
+          add(played, node.move, 1.0);
+        });
   });
   for (int t = 0; t < 2; ++t) {
     std::printf("constexpr std::int8_t %s[7][64] = {\n    {},\n", t == 0 ? "QuietTo" : "QuietFrom");
@@ -93,6 +95,8 @@ void learn(const std::vector<std::string>& files) {
 int main(int argc, char** argv) {
   bool learning = argc > 1 && std::strcmp(argv[1], "--learn") == 0;
   std::vector<std::string> files(argv + 1 + learning, argv + argc);
-  if (learning) learn(files);
-  else rank_counts(files);
+  if (learning)
+    learn(files);
+  else
+    rank_counts(files);
 }

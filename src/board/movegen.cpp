@@ -85,8 +85,10 @@ void generate_pawns(GenContext& g, Bitboard target_filter) {
     to &= dests & line_bb(g.ksq, from);
     while (to) {
       Square t = pop_lsb(to);
-      if (relative_rank(Us, t) == 7) push_promotions(g.list, from, t);
-      else g.list.push(Move(from, t));
+      if (relative_rank(Us, t) == 7)
+        push_promotions(g.list, from, t);
+      else
+        g.list.push(Move(from, t));
     }
   }
   Square ep = pos.ep_square();
@@ -121,8 +123,10 @@ void generate_legal(const Position& pos, MoveList& list, MoveFilter filter) {
   g.pinned = pos.pinned(us);
   g.targets = ~pos.pieces(us) & (g.checkers ? between_bb(g.ksq, lsb(g.checkers)) : ~Bitboard(0));
   if (filter.piece_types & (1u << Pawn)) {
-    if (us == White) generate_pawns<White>(g, filter.targets);
-    else generate_pawns<Black>(g, filter.targets);
+    if (us == White)
+      generate_pawns<White>(g, filter.targets);
+    else
+      generate_pawns<Black>(g, filter.targets);
   }
   Bitboard dests = g.targets & filter.targets;
   for (PieceType t : {Knight, Bishop, Rook, Queen}) {

@@ -88,9 +88,12 @@ struct FenReader {
   }
 
   std::string side(std::string_view field) {
-    if (field == "w") pos.side_ = White;
-    else if (field == "b") pos.side_ = Black;
-    else return "side to move must be 'w' or 'b', not '" + std::string(field) + "'";
+    if (field == "w")
+      pos.side_ = White;
+    else if (field == "b")
+      pos.side_ = Black;
+    else
+      return "side to move must be 'w' or 'b', not '" + std::string(field) + "'";
     return "";
   }
 
@@ -116,9 +119,12 @@ struct FenReader {
       int rank = col == White ? 0 : 7;
       if (rank_of(k) != rank) return std::string("castling right '") + c + "' but the king is not on its first rank";
       Square rook;
-      if (up == 'K' || up == 'Q') rook = outer_rook(col, up == 'Q');
-      else if (up >= 'A' && up <= 'H') rook = make_square(up - 'A', rank);
-      else return std::string("bad castling letter '") + c + "'";
+      if (up == 'K' || up == 'Q')
+        rook = outer_rook(col, up == 'Q');
+      else if (up >= 'A' && up <= 'H')
+        rook = make_square(up - 'A', rank);
+      else
+        return std::string("bad castling letter '") + c + "'";
       if (!is_ok(rook) || pos.piece_on(rook) != make_piece(col, Rook))
         return std::string("castling right '") + c + "' but there is no rook for it";
       bool long_side = file_of(rook) < file_of(k);
@@ -193,8 +199,10 @@ FenResult Position::from_fen(std::string_view fen, bool chess960, std::string* r
   }
   // Checked on the field, not on ep_ (kept only when a pawn stands beside, for Polyglot).
   if (err.empty() && fields[3] != "-" && pos.halfmove_ != 0) {
-    if (repairs) *repairs += "en passant square with a halfmove clock of " + std::to_string(pos.halfmove_) + ", not 0; ";
-    else err = "en passant square set but the halfmove clock is not 0";
+    if (repairs)
+      *repairs += "en passant square with a halfmove clock of " + std::to_string(pos.halfmove_) + ", not 0; ";
+    else
+      err = "en passant square set but the halfmove clock is not 0";
   }
   if (!err.empty()) return fail(std::move(err));
   pos.key_ = pos.compute_key();
@@ -244,7 +252,10 @@ std::string Position::fen() const {
     int empty = 0;
     for (int f = 0; f < 8; ++f) {
       Piece p = board_[make_square(f, r)];
-      if (p == NoPiece) { ++empty; continue; }
+      if (p == NoPiece) {
+        ++empty;
+        continue;
+      }
       if (empty) s += char('0' + empty), empty = 0;
       s += PieceLetters[p];
     }
@@ -404,15 +415,14 @@ bool Position::ep_legal() const {
   return false;
 }
 
-Key Position::repetition_key() const {
-  return ep_ != NoSquare && !ep_legal() ? key_ ^ ep_key(ep_) : key_;
-}
+Key Position::repetition_key() const { return ep_ != NoSquare && !ep_legal() ? key_ ^ ep_key(ep_) : key_; }
 
 // Sliders one by one, as in find_checkers: a king's squares are looked at after many
 // replayed moves, and the magic tables' loads for them miss the cache.
 Bitboard Position::attackers_to(Square s, Color by, Bitboard occ) const {
   Bitboard theirs = pieces(by);
-  Bitboard leapers = (pawn_attacks(~by, s) & pieces(Pawn)) | (knight_attacks(s) & pieces(Knight)) | (king_attacks(s) & pieces(King));
+  Bitboard leapers =
+      (pawn_attacks(~by, s) & pieces(Pawn)) | (knight_attacks(s) & pieces(Knight)) | (king_attacks(s) & pieces(King));
   return (leapers & theirs) | sliders_reaching(s, theirs & pieces(Rook, Queen), theirs & pieces(Bishop, Queen), occ);
 }
 
@@ -422,13 +432,14 @@ void Position::find_checkers() {
   Square k = king(side_);
   Color them = ~side_;
   Bitboard leapers = (pawn_attacks(side_, k) & pieces(Pawn)) | (knight_attacks(k) & pieces(Knight));
-  checkers_ = (leapers & pieces(them)) | sliders_reaching(k, pieces(them, Rook, Queen), pieces(them, Bishop, Queen), pieces());
+  checkers_ =
+      (leapers & pieces(them)) | sliders_reaching(k, pieces(them, Rook, Queen), pieces(them, Bishop, Queen), pieces());
 }
 
 Bitboard Position::pinned(Color c) const {
   Square k = king(c);
-  Bitboard snipers = ((rook_attacks(k, 0) & pieces(Rook, Queen)) | (bishop_attacks(k, 0) & pieces(Bishop, Queen))) &
-                     pieces(~c);
+  Bitboard snipers =
+      ((rook_attacks(k, 0) & pieces(Rook, Queen)) | (bishop_attacks(k, 0) & pieces(Bishop, Queen))) & pieces(~c);
   Bitboard result = 0;
   while (snipers) {
     Square s = pop_lsb(snipers);
@@ -456,7 +467,8 @@ bool Position::castling_legal(Square king_from, Square rook_from) const {
 
 Move Position::castling_move(int idx) const {
   Square k = king(side_), rook = castling_rook(idx);
-  return can_castle(std::uint8_t(1 << idx)) && castling_legal(k, rook) ? Move(k, rook, MoveKind::Castling) : Move::none();
+  return can_castle(std::uint8_t(1 << idx)) && castling_legal(k, rook) ? Move(k, rook, MoveKind::Castling)
+                                                                       : Move::none();
 }
 
 bool Position::is_legal(Move m) const {
@@ -505,9 +517,8 @@ Move Position::parse_uci(std::string_view text) const {
 }
 
 bool Position::operator==(const Position& o) const {
-  return board_ == o.board_ && side_ == o.side_ && castling_ == o.castling_ &&
-         castling_rook_ == o.castling_rook_ && ep_ == o.ep_ && halfmove_ == o.halfmove_ &&
-         fullmove_ == o.fullmove_;
+  return board_ == o.board_ && side_ == o.side_ && castling_ == o.castling_ && castling_rook_ == o.castling_rook_ &&
+         ep_ == o.ep_ && halfmove_ == o.halfmove_ && fullmove_ == o.fullmove_;
 }
 
 bool MoveList::contains(Move m) const {

@@ -105,9 +105,10 @@ void run_check(const CheckOptions& o) {
   std::string summary = std::to_string(t.games) + " games, " + std::to_string(t.valid) + " valid, " +
                         std::to_string(t.invalid) + " invalid, " + std::to_string(t.warnings) + " warnings";
   if (o.json) {
-    out << "{\"inputs\":[\n" << json_inputs << "\n],\"games\":[\n" << json_games << "\n],\"summary\":{\"games\":"
-              << t.games << ",\"valid\":" << t.valid << ",\"invalid\":" << t.invalid << ",\"warnings\":" << t.warnings
-              << "}}\n";
+    out << "{\"inputs\":[\n"
+        << json_inputs << "\n],\"games\":[\n"
+        << json_games << "\n],\"summary\":{\"games\":" << t.games << ",\"valid\":" << t.valid
+        << ",\"invalid\":" << t.invalid << ",\"warnings\":" << t.warnings << "}}\n";
   } else {
     out << summary << "\n";
   }
@@ -122,7 +123,9 @@ void setup_check(CLI::App& app) {
   auto o = std::make_shared<CheckOptions>();
   auto* cmd = app.add_subcommand("check", "Read PGN files, replay every move and report every problem");
   add_input_options(*cmd, o->input);
-  cmd->add_flag("--json", o->json, "Print a JSON report instead of lines; each diagnostic has a stable \"code\" (illegal_move, …: README lists them)");
+  cmd->add_flag("--json", o->json,
+                "Print a JSON report instead of lines; each diagnostic has a stable \"code\" (illegal_move, …: README "
+                "lists them)");
   cmd->add_flag("-v,--verbose", o->verbose, "Show the source line with a caret under each problem");
   cmd->add_option("--rejects", o->rejects, "Write every invalid game's original text to this file, unchanged");
   cmd->footer(

@@ -21,18 +21,22 @@
 namespace qipu::cli {
 
 void add_input_options(CLI::App& cmd, InputOptions& o, bool files_required) {
-  auto* files = cmd.add_option("files", o.files, "PGN files (plain, .gz or .zst, found by content); '-' reads standard input");
+  auto* files =
+      cmd.add_option("files", o.files, "PGN files (plain, .gz or .zst, found by content); '-' reads standard input");
   if (files_required) files->required();
   cmd.add_option("--encoding", o.encoding,
                  "Input encoding: auto (a byte order mark, else UTF-8, and each game that is not decoded as GB18030 "
                  "when that gives CJK text, else Windows-1252), or any name iconv knows: utf-8, gb18030, latin1, "
                  "macintosh, cp1251, koi8-r, utf-16le, … (iconv -l lists them)")
       ->check([](const std::string& name) {
-        return pgn::known_encoding(name) ? std::string()
-                                         : "unknown encoding '" + name + "': give auto or a name iconv knows, such as utf-8, "
-                                           "gb18030, windows-1252, macintosh, cp1251, koi8-r, utf-16le (iconv -l lists them)";
+        return pgn::known_encoding(name)
+                   ? std::string()
+                   : "unknown encoding '" + name +
+                         "': give auto or a name iconv knows, such as utf-8, "
+                         "gb18030, windows-1252, macintosh, cp1251, koi8-r, utf-16le (iconv -l lists them)";
       });
-  cmd.add_option("-j,--jobs", o.jobs, "Threads that read and replay (default: every core); large files are split at game "
+  cmd.add_option("-j,--jobs", o.jobs,
+                 "Threads that read and replay (default: every core); large files are split at game "
                  "boundaries; 1 does all on one thread");
   std::vector<std::string> codes;
   for (const auto& n : notations()) codes.emplace_back(n.code);
@@ -239,7 +243,8 @@ std::string shown(std::string_view s) {
       continue;
     }
     char buf[8];
-    std::snprintf(buf, sizeof buf, "\\x%02x", n == 2 ? static_cast<unsigned char>(s[++i]) : static_cast<unsigned char>(s[i]));
+    std::snprintf(buf, sizeof buf, "\\x%02x",
+                  n == 2 ? static_cast<unsigned char>(s[++i]) : static_cast<unsigned char>(s[i]));
     out += buf;
   }
   return out;

@@ -116,10 +116,10 @@ class Output {
   void drop_temp();  // removes the temporary file, if it is still there
   void fail(const std::string& why);
   const char* command_;
-  std::string name_;          // as the user wrote it, for messages
-  std::string real_, temp_;   // the file replaced (symlinks resolved) and its stand-in
-  int fd_ = -1;               // a descriptor of our own; standard output is never closed
-  int temp_slot_ = -1;        // where a signal handler finds temp_
+  std::string name_;         // as the user wrote it, for messages
+  std::string real_, temp_;  // the file replaced (symlinks resolved) and its stand-in
+  int fd_ = -1;              // a descriptor of our own; standard output is never closed
+  int temp_slot_ = -1;       // where a signal handler finds temp_
   bool finished_ = false;
   CheckedBuffer buffer_;
   std::ostream stream_{&buffer_};

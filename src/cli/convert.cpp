@@ -18,10 +18,9 @@ struct ConvertOptions {
   std::string to;
   std::string output;
   StyleOptions style;
-  std::string moves;     // an inline move list instead of files
+  std::string moves;  // an inline move list instead of files
   bool skip_invalid = false;
 };
-
 
 std::string hex_key(Key k) {
   char buf[17];
@@ -75,8 +74,7 @@ void json_line(std::string& out, const Position& start, const game::Line& line) 
 void json_diagnostics(std::string& out, const game::GameRecord& rec, bool errors) {
   std::vector<std::string> items;
   for (const auto& d : rec.diagnostics)
-    if (d.error == errors)
-      items.push_back(diagnostic_line(d));
+    if (d.error == errors) items.push_back(diagnostic_line(d));
   json_string_array(out, items);
 }
 
@@ -94,8 +92,10 @@ std::string to_json(const game::GameRecord& rec) {
     append_json_string(out, rec.tags[i].second);
   }
   out += "},\"start_fen\":";
-  if (rec.start_fen) append_json_string(out, rec.start_position.fen());
-  else out += "null";
+  if (rec.start_fen)
+    append_json_string(out, rec.start_position.fen());
+  else
+    out += "null";
   out += ",\"start_key\":\"" + hex_key(rec.start_position.key()) + "\",\"moves\":";
   json_line(out, rec.start_position, rec.mainline);
   out += ",\"result\":";
@@ -111,17 +111,19 @@ std::string to_json(const game::GameRecord& rec) {
 
 std::string to_fen_lines(const game::GameRecord& rec) {
   std::string out;
-  game::for_each_move(rec.start_position, rec.mainline,
-                      [&](const Position&, const game::MoveNode&, const Position& after) { out += after.fen() + "\n"; });
+  game::for_each_move(
+      rec.start_position, rec.mainline,
+      [&](const Position&, const game::MoveNode&, const Position& after) { out += after.fen() + "\n"; });
   return out;
 }
 
 std::string to_uci_line(const game::GameRecord& rec) {
   std::string out;
-  game::for_each_move(rec.start_position, rec.mainline, [&](const Position& before, const game::MoveNode& node, const Position&) {
-    if (!out.empty()) out += ' ';
-    out += before.uci(node.move);
-  });
+  game::for_each_move(rec.start_position, rec.mainline,
+                      [&](const Position& before, const game::MoveNode& node, const Position&) {
+                        if (!out.empty()) out += ' ';
+                        out += before.uci(node.move);
+                      });
   return out + "\n";
 }
 
@@ -160,10 +162,14 @@ void run_convert(const ConvertOptions& o) {
   // Games are written on the workers, beside their replay.
   cb.prepare = [&](game::GameRecord& rec) {
     if (o.skip_invalid && !rec.valid()) return;
-    if (pgn) rec.output = game::write_pgn(rec, writer);
-    else if (o.to == "json") rec.output = to_json(rec);
-    else if (o.to == "uci") rec.output = to_uci_line(rec);
-    else rec.output = to_fen_lines(rec);
+    if (pgn)
+      rec.output = game::write_pgn(rec, writer);
+    else if (o.to == "json")
+      rec.output = to_json(rec);
+    else if (o.to == "uci")
+      rec.output = to_uci_line(rec);
+    else
+      rec.output = to_fen_lines(rec);
   };
   cb.trim = release_on_worker;  // only the text and the diagnostics are needed from here on
   cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
@@ -177,9 +183,7 @@ void run_convert(const ConvertOptions& o) {
     out.add(rec.output);
     first_game = false;
   };
-  cb.input_done = [&](const game::InputReport& in) {
-    io_failed |= report_input(in, &std::cerr);
-  };
+  cb.input_done = [&](const game::InputReport& in) { io_failed |= report_input(in, &std::cerr); };
   std::vector<game::PipelineInput> inputs;
   for (const auto& f : o.input.files) inputs.push_back({f, std::nullopt});
   if (!o.moves.empty()) inputs.push_back({"--moves", o.moves});
@@ -203,15 +207,18 @@ std::vector<std::string> target_names() {
 std::string target_help() {
   std::string h = "What to write. PGN in a notation: ";
   for (const auto& n : notations()) h += std::string(n.code) + " (" + std::string(n.description) + "), ";
-  return h + "or json (one object per game: tags, moves with SAN, UCI, FEN and Polyglot key, result, termination, "
-             "errors and warnings as \"[code] LINE:COL: message\", code as in check --json), fen (one FEN per ply, a blank line between games), uci (one line of UCI moves per game)";
+  return h +
+         "or json (one object per game: tags, moves with SAN, UCI, FEN and Polyglot key, result, termination, "
+         "errors and warnings as \"[code] LINE:COL: message\", code as in check --json), fen (one FEN per ply, a blank "
+         "line between games), uci (one line of UCI moves per game)";
 }
 
 }  // namespace
 
 void setup_convert(CLI::App& app) {
   auto o = std::make_shared<ConvertOptions>();
-  auto* cmd = app.add_subcommand("convert", "Write games in another notation (English, Chinese, figurines, …) or as JSON, FENs or UCI");
+  auto* cmd = app.add_subcommand(
+      "convert", "Write games in another notation (English, Chinese, figurines, …) or as JSON, FENs or UCI");
   add_input_options(*cmd, o->input, false);
   cmd->add_option("--to", o->to, target_help())->required()->check(CLI::IsMember(target_names()));
   add_style_options(*cmd, o->style);

@@ -17,7 +17,8 @@ inline void add_db_option(CLI::App& cmd, std::string& db) {
 inline void note_replayed(const char* command, std::uint64_t replayed, const std::string& db) {
   if (replayed == 0) return;
   std::cerr << "qipu " << command << ": note: " << replayed
-            << (replayed == 1 ? " game stored without the position index was" : " games stored without the position index were")
+            << (replayed == 1 ? " game stored without the position index was"
+                              : " games stored without the position index were")
             << " replayed to answer this, which is slower; to index them, "
                "export the database and import it into a new one: qipu export --db "
             << db << " -o all.pgn && qipu import --db NEW.db all.pgn\n";

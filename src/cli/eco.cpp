@@ -20,8 +20,9 @@ struct EcoOptions {
 // The game's keys from ply 0, as the importer computes them.
 std::vector<Key> keys_of(const game::GameRecord& rec) {
   std::vector<Key> keys{rec.start_position.key()};
-  game::for_each_move(rec.start_position, rec.mainline,
-                      [&](const Position&, const game::MoveNode&, const Position& after) { keys.push_back(after.key()); });
+  game::for_each_move(
+      rec.start_position, rec.mainline,
+      [&](const Position&, const game::MoveNode&, const Position& after) { keys.push_back(after.key()); });
   return keys;
 }
 
@@ -62,7 +63,8 @@ void setup_eco(CLI::App& app) {
   auto o = std::make_shared<EcoOptions>();
   auto* cmd = app.add_subcommand("eco", "Classify the games of PGN files by ECO code, opening and variation");
   add_input_options(*cmd, o->input);
-  cmd->add_option("--eco-file", o->eco_file, "ECO lines to classify by (default: " + std::string(db::DefaultEcoFile) + ")");
+  cmd->add_option("--eco-file", o->eco_file,
+                  "ECO lines to classify by (default: " + std::string(db::DefaultEcoFile) + ")");
   cmd->footer(
       "Prints one line per game: FILE:GAME, the players, the code, the opening and the variation, tab-separated.\n"
       "The deepest named position the game reaches wins, whatever the move order. A game whose moves\n"

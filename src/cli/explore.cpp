@@ -78,8 +78,8 @@ std::vector<TopRow> top_rows(db::Connection& c, const std::vector<db::TopGame>& 
   for (const auto& t : top) {
     st.bind(1, t.id);
     if (st.step())
-      rows.push_back({t.id, std::string(st.text(0)), std::string(st.text(1)), std::string(st.text(2)), std::string(st.text(3)),
-                      std::string(st.text(4)), t.average_elo});
+      rows.push_back({t.id, std::string(st.text(0)), std::string(st.text(1)), std::string(st.text(2)),
+                      std::string(st.text(3)), std::string(st.text(4)), t.average_elo});
     st.reset();
   }
   return rows;
@@ -92,28 +92,30 @@ std::string pad(std::string s, std::size_t width) {
   return s;
 }
 
-void print_table(std::ostream& out, const Position& pos, const std::optional<db::Opening>& name, const db::Exploration& ex,
-                 const std::vector<TopRow>& top, const Notation& n) {
+void print_table(std::ostream& out, const Position& pos, const std::optional<db::Opening>& name,
+                 const db::Exploration& ex, const std::vector<TopRow>& top, const Notation& n) {
   out << "Position: " << pos.fen() << "\n";
-  if (name) out << "Opening:  " << shown(name->eco) << " " << shown(name->name) << (name->variation.empty() ? "" : ", " + shown(name->variation)) << "\n";
+  if (name)
+    out << "Opening:  " << shown(name->eco) << " " << shown(name->name)
+        << (name->variation.empty() ? "" : ", " + shown(name->variation)) << "\n";
   const auto& t = ex.total;
-  out << t.games << (t.games == 1 ? " game" : " games") << ": White wins " << percent(t.white_wins, t.games) << "%, draws " << percent(t.draws, t.games)
-            << "%, Black wins " << percent(t.black_wins, t.games) << "%\n\n";
+  out << t.games << (t.games == 1 ? " game" : " games") << ": White wins " << percent(t.white_wins, t.games)
+      << "%, draws " << percent(t.draws, t.games) << "%, Black wins " << percent(t.black_wins, t.games) << "%\n\n";
   out << pad("move", 10) << pad("games", 8) << pad("share", 7) << pad("white", 7) << pad("draw", 7) << pad("black", 7)
-            << pad("elo", 6) << "last\n";
+      << pad("elo", 6) << "last\n";
   WriteStyle style;
   style.spaced = n.space_after_piece;
   for (const auto& m : ex.moves)
-    out << pad(write_move(pos, m.move, n, style), 10) << pad(std::to_string(m.games), 8) << pad(percent(m.games, t.games), 7)
-              << pad(percent(m.white_wins, m.games), 7) << pad(percent(m.draws, m.games), 7)
-              << pad(percent(m.black_wins, m.games), 7) << pad(average(m), 6) << (m.last_year ? std::to_string(m.last_year) : "")
-              << "\n";
+    out << pad(write_move(pos, m.move, n, style), 10) << pad(std::to_string(m.games), 8)
+        << pad(percent(m.games, t.games), 7) << pad(percent(m.white_wins, m.games), 7)
+        << pad(percent(m.draws, m.games), 7) << pad(percent(m.black_wins, m.games), 7) << pad(average(m), 6)
+        << (m.last_year ? std::to_string(m.last_year) : "") << "\n";
   if (top.empty()) return;
   out << "\nTop games (average Elo):\n";
   for (const auto& r : top)
     out << pad(std::to_string(r.id), 8) << pad(std::to_string(std::llround(r.elo)), 6)
-        << pad(shown(r.white) + " – " + shown(r.black), 44) << pad(shown(r.result), 8) << pad(shown(r.date), 11) << shown(r.event)
-        << "\n";
+        << pad(shown(r.white) + " – " + shown(r.black), 44) << pad(shown(r.result), 8) << pad(shown(r.date), 11)
+        << shown(r.event) << "\n";
 }
 
 void append_field(std::string& out, std::string_view key, std::string_view value) {
@@ -130,8 +132,8 @@ std::string json_stats(const db::MoveStats& s) {
   return out;
 }
 
-void print_json(std::ostream& stream, const Position& pos, const std::optional<db::Opening>& name, const db::Exploration& ex,
-                const std::vector<TopRow>& top, const Notation& n) {
+void print_json(std::ostream& stream, const Position& pos, const std::optional<db::Opening>& name,
+                const db::Exploration& ex, const std::vector<TopRow>& top, const Notation& n) {
   std::string out = "{";
   append_field(out, "fen", pos.fen());
   if (name) {
@@ -186,8 +188,10 @@ void explore(std::ostream& out, const ExploreOptions& o) {
   auto top = top_rows(*c, ex.top_games);
   auto name = name_of(*target, o.eco_file);
   const Notation& n = *find_notation(o.notation);
-  if (o.format == "json") print_json(out, target->position, name, ex, top, n);
-  else print_table(out, target->position, name, ex, top, n);
+  if (o.format == "json")
+    print_json(out, target->position, name, ex, top, n);
+  else
+    print_table(out, target->position, name, ex, top, n);
 }
 
 void run_explore(const ExploreOptions& o) {
@@ -212,11 +216,13 @@ void setup_explore(CLI::App& app) {
   cmd->add_option("--format", o->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--top", o->top, "How many top games (highest average Elo) to list (default 10)");
   cmd->add_option("--player", o->filter.player, "Only games of a player whose name contains this");
-  cmd->add_option("--min-elo", o->filter.min_elo, "Only games with a player rated at least this (both with --both-elo)");
+  cmd->add_option("--min-elo", o->filter.min_elo,
+                  "Only games with a player rated at least this (both with --both-elo)");
   cmd->add_flag("--both-elo", o->filter.both_elo, "Apply --min-elo to both players");
   cmd->add_option("--date-from", o->filter.date_from, "Only games played on or after this date (1990, 1990.05)");
   cmd->add_option("--date-to", o->filter.date_to, "Only games played on or before this date");
-  cmd->add_option("--eco-file", o->eco_file, "ECO lines for naming the position (default: " + std::string(db::DefaultEcoFile) + ")");
+  cmd->add_option("--eco-file", o->eco_file,
+                  "ECO lines for naming the position (default: " + std::string(db::DefaultEcoFile) + ")");
   cmd->footer(
       "Each game counts once, with the move it played the first time it reached the position;\n"
       "percentages are of the games with that move. Elo is the mean of the known ratings of both players.\n"

@@ -54,11 +54,13 @@ void setup_export(CLI::App& app) {
       ->check(CLI::IsMember(codes));
   add_style_options(*cmd, o->style);
   cmd->add_option("-o,--output", o->output, "Write to this file instead of standard output");
-  cmd->add_flag("--skip-damaged", o->skip_damaged,
-                "Write the games that decode and name each damaged one on stderr (exit 1), rather than stop at the first "
-                "(exit 2)");
-  cmd->footer("Every tag, comment, NAG and variation comes back as it was imported.\n"
-              "Example: qipu export --to zh -o games-zh.pgn");
+  cmd->add_flag(
+      "--skip-damaged", o->skip_damaged,
+      "Write the games that decode and name each damaged one on stderr (exit 1), rather than stop at the first "
+      "(exit 2)");
+  cmd->footer(
+      "Every tag, comment, NAG and variation comes back as it was imported.\n"
+      "Example: qipu export --to zh -o games-zh.pgn");
   cmd->callback([o] { run_export(*o); });
 }
 

@@ -52,8 +52,10 @@ std::string unknown(std::string_view where, std::string_view kind, std::string_v
                     const std::vector<std::string>& candidates) {
   std::string message = std::string(where) + ": unknown " + std::string(kind) + " '" + game::display_token(word) + "'";
   std::string guess = nearest(word, candidates);
-  if (!guess.empty()) message += "; did you mean '" + guess + "'?";
-  else message += " (see qipu help)";
+  if (!guess.empty())
+    message += "; did you mean '" + guess + "'?";
+  else
+    message += " (see qipu help)";
   return message;
 }
 

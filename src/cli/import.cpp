@@ -47,15 +47,15 @@ std::string error_text(const game::GameRecord& rec) {
   return s;
 }
 
-void print_summary(std::ostream& out, const db::ImportStats& st, const std::map<std::string, std::uint64_t>& reasons, double secs,
-                   std::uint64_t bytes, const std::string& path) {
+void print_summary(std::ostream& out, const db::ImportStats& st, const std::map<std::string, std::uint64_t>& reasons,
+                   double secs, std::uint64_t bytes, const std::string& path) {
   std::uint64_t games = st.imported + st.duplicates + st.rejected;
-  out << "imported " << st.imported << " games into " << shown(path) << "; " << st.duplicates
-            << " duplicates skipped; " << st.rejected << " rejected\n";
+  out << "imported " << st.imported << " games into " << shown(path) << "; " << st.duplicates << " duplicates skipped; "
+      << st.rejected << " rejected\n";
   for (const auto& [reason, n] : reasons) out << "  rejected for " << shown(reason) << ": " << n << "\n";
   out.precision(3);
   out << games << " games in " << secs << " s (" << std::uint64_t(games / std::max(secs, 1e-9)) << " games/s, "
-            << bytes / 1e6 / std::max(secs, 1e-9) << " MB/s)\n";
+      << bytes / 1e6 / std::max(secs, 1e-9) << " MB/s)\n";
 }
 
 // The ECO table, or nothing (with a warning) when the file cannot be read: games are
@@ -80,8 +80,7 @@ class ImportLock {
   explicit ImportLock(const std::string& path) : fd_(open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
     if (fd_ < 0 || flock(fd_, LOCK_EX | LOCK_NB) == 0) return;  // cannot open: open_database says why
     std::cerr << "qipu import: waiting for another import into " << path << " to finish\n";
-    while (flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
-    }
+    while (flock(fd_, LOCK_EX) != 0 && errno == EINTR) {}
   }
   ~ImportLock() {
     if (fd_ >= 0) close(fd_);
@@ -144,7 +143,7 @@ void import_files(std::ostream& out, const ImportCmdOptions& o, const std::strin
   print_summary(out, importer.stats(), reasons, secs, bytes, path);
   if (importer.stats().imported > 0 && isatty(STDOUT_FILENO))
     out << "next: qipu search --db " << path << " --player Morphy   |   qipu explore --db " << path
-              << " --moves \"1.e4 e5\"\n      qipu export --db " << path << " --to zh   |   qipu stats --db " << path << "\n";
+        << " --moves \"1.e4 e5\"\n      qipu export --db " << path << " --to zh   |   qipu stats --db " << path << "\n";
   set_exit_code(io_failed ? 2 : importer.stats().rejected ? 1 : 0);
 }
 
@@ -158,7 +157,8 @@ bool is_sqlite_file(const std::string& input) {
   if (fd < 0) return false;  // the reader says why
   off_t at = input == "-" ? lseek(fd, 0, SEEK_CUR) : 0;
   char head[16];
-  bool sqlite = at >= 0 && pread(fd, head, sizeof head, at) == ssize_t(sizeof head) && std::memcmp(head, Magic, 16) == 0;
+  bool sqlite =
+      at >= 0 && pread(fd, head, sizeof head, at) == ssize_t(sizeof head) && std::memcmp(head, Magic, 16) == 0;
   if (fd != STDIN_FILENO) close(fd);
   return sqlite;
 }
@@ -206,7 +206,8 @@ void setup_import(CLI::App& app) {
   add_db_option(*cmd, o->db);
   cmd->add_flag("--allow-duplicates", o->allow_duplicates,
                 "Store games even when the same game (roster tags and moves) is already there");
-  cmd->add_option("--batch", o->batch, "Games per transaction: a killed import keeps every finished batch (default 20000)")
+  cmd->add_option("--batch", o->batch,
+                  "Games per transaction: a killed import keeps every finished batch (default 20000)")
       ->check(CLI::Range(1, 10000000));
   cmd->add_option("--eco-file", o->eco_file,
                   "ECO lines for classifying games by position (default: " + std::string(db::DefaultEcoFile) +

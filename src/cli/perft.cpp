@@ -48,8 +48,9 @@ void setup_perft(CLI::App& app) {
   cmd->add_option("depth", opts->depth, "Depth in plies")->required()->check(CLI::Range(0, 20));
   cmd->add_flag("--divide", opts->divide, "First print each root move (UCI) with its count");
   cmd->add_flag("--chess960", opts->chess960, "Read KQkq castling rights as Chess960 (X-FEN)");
-  cmd->footer("The last line of output is the node count alone; timing goes to stderr.\n"
-              "Example: qipu perft startpos 5   →   4865609");
+  cmd->footer(
+      "The last line of output is the node count alone; timing goes to stderr.\n"
+      "Example: qipu perft startpos 5   →   4865609");
   cmd->callback([opts] { run_perft(*opts); });
 }
 

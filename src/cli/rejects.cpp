@@ -24,8 +24,9 @@ void run_rejects(const RejectsOptions& o) {
   std::ostream& out = output.stream();
   auto conn = db::open_database(path, db::Connection::Mode::ReadOnly);
   const char* encoding = db::reject_encoding_column(*conn) ? "r.encoding" : "NULL";
-  auto st = conn->prepare(std::string("SELECT r.id, s.path, r.offset, r.game_index, r.white, r.black, r.text, r.errors, ") +
-                          encoding + " FROM reject r LEFT JOIN source s ON s.id = r.source ORDER BY r.id");
+  auto st =
+      conn->prepare(std::string("SELECT r.id, s.path, r.offset, r.game_index, r.white, r.black, r.text, r.errors, ") +
+                    encoding + " FROM reject r LEFT JOIN source s ON s.id = r.source ORDER BY r.id");
   std::uint64_t n = 0;
   while (st.step()) {
     ++n;
@@ -33,9 +34,9 @@ void run_rejects(const RejectsOptions& o) {
       out << pgn::reject_bytes(st.text(6), st.text(8));  // the input's bytes and line ends
       continue;
     }
-    out << "reject " << st.int64(0) << ": " << shown(st.text(1)) << " (byte " << st.int64(2) << "), game " << st.int64(3)
-        << " (" << (st.text(4).empty() ? "?" : shown(st.text(4))) << " – " << (st.text(5).empty() ? "?" : shown(st.text(5)))
-        << ")\n";
+    out << "reject " << st.int64(0) << ": " << shown(st.text(1)) << " (byte " << st.int64(2) << "), game "
+        << st.int64(3) << " (" << (st.text(4).empty() ? "?" : shown(st.text(4))) << " – "
+        << (st.text(5).empty() ? "?" : shown(st.text(5))) << ")\n";
     std::string errors(st.text(7));
     for (std::size_t at = 0; at < errors.size();) {
       std::size_t nl = errors.find('\n', at);

@@ -27,9 +27,16 @@ struct SearchOptions {
 // Whitelisted ORDER BY terms: the user picks a name, never SQL.
 const std::map<std::string, std::string>& sort_columns() {
   static const std::map<std::string, std::string> m = {
-      {"id", "g.id"},           {"date", "g.date_sort"},       {"white", "w.name"},       {"black", "b.name"},
-      {"white-elo", "g.white_elo"}, {"black-elo", "g.black_elo"}, {"plies", "g.plies"}, {"eco", "g.eco"},
-      {"event", "e.name"},      {"elo", "(coalesce(g.white_elo, 0) + coalesce(g.black_elo, 0))"}};
+      {"id", "g.id"},
+      {"date", "g.date_sort"},
+      {"white", "w.name"},
+      {"black", "b.name"},
+      {"white-elo", "g.white_elo"},
+      {"black-elo", "g.black_elo"},
+      {"plies", "g.plies"},
+      {"eco", "g.eco"},
+      {"event", "e.name"},
+      {"elo", "(coalesce(g.white_elo, 0) + coalesce(g.black_elo, 0))"}};
   return m;
 }
 
@@ -40,7 +47,9 @@ struct Extra {
 
 class ExtraReader {
  public:
-  explicit ExtraReader(db::Connection& c) : st_(c.prepare("SELECT g.eco, o.name, o.variation FROM game g LEFT JOIN opening o ON o.id = g.opening_id WHERE g.id = ?")) {}
+  explicit ExtraReader(db::Connection& c)
+      : st_(c.prepare("SELECT g.eco, o.name, o.variation FROM game g LEFT JOIN opening o ON o.id = g.opening_id WHERE "
+                      "g.id = ?")) {}
   Extra read(std::int64_t id) {
     Extra e;
     st_.bind(1, id);
@@ -84,15 +93,16 @@ std::vector<std::string> move_texts(const game::GameRecord& rec, const Notation&
   std::vector<std::string> out;
   WriteStyle style;
   style.spaced = n.space_after_piece;
-  game::for_each_move(rec.start_position, rec.mainline, [&](const Position& before, const game::MoveNode& node, const Position&) {
-    out.push_back(write_move(before, node.move, n, style));
-  });
+  game::for_each_move(rec.start_position, rec.mainline,
+                      [&](const Position& before, const game::MoveNode& node, const Position&) {
+                        out.push_back(write_move(before, node.move, n, style));
+                      });
   return out;
 }
 
 void print_table_header(std::ostream& out) {
-  out << fit("id", 7) << fit("white", 24) << fit("black", 24) << fit("result", 7) << fit("date", 10)
-            << fit("event", 28) << fit("ECO", 3) << "plies\n";
+  out << fit("id", 7) << fit("white", 24) << fit("black", 24) << fit("result", 7) << fit("date", 10) << fit("event", 28)
+      << fit("ECO", 3) << "plies\n";
 }
 
 void print_table_row(std::ostream& out, const game::GameRecord& rec, const Extra& x) {
@@ -105,7 +115,9 @@ void print_table_row(std::ostream& out, const game::GameRecord& rec, const Extra
 bool is_number(std::string_view s) {
   if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
   auto dot = s.find('.');
-  auto digits = [](std::string_view d) { return !d.empty() && d.find_first_not_of("0123456789") == std::string_view::npos; };
+  auto digits = [](std::string_view d) {
+    return !d.empty() && d.find_first_not_of("0123456789") == std::string_view::npos;
+  };
   return dot == std::string_view::npos ? digits(s) : digits(s.substr(0, dot)) && digits(s.substr(dot + 1));
 }
 
@@ -124,7 +136,8 @@ std::string csv_field(std::string_view s) {
   return out + "\"";
 }
 
-constexpr const char* CsvHeader = "id,white,black,result,date,event,site,round,white_elo,black_elo,eco,opening,variation,plies,moves\n";
+constexpr const char* CsvHeader =
+    "id,white,black,result,date,event,site,round,white_elo,black_elo,eco,opening,variation,plies,moves\n";
 
 void print_csv_row(std::ostream& out, const game::GameRecord& rec, const Extra& x, const Notation& n) {
   std::string moves;
@@ -166,8 +179,10 @@ void print_json_row(std::ostream& stream, const game::GameRecord& rec, const Ext
 // shown are then joined with names and decoded. Unused joins are dropped by SQLite.
 db::GameQuery paged(const db::GameQuery& q) {
   db::GameQuery p;
-  p.where = "g.id IN (SELECT g.id FROM game g LEFT JOIN player w ON w.id = g.white LEFT JOIN player b ON b.id = g.black "
-            "LEFT JOIN event e ON e.id = g.event WHERE " + q.where + " ORDER BY " + q.order + " LIMIT ? OFFSET ?)";
+  p.where =
+      "g.id IN (SELECT g.id FROM game g LEFT JOIN player w ON w.id = g.white LEFT JOIN player b ON b.id = g.black "
+      "LEFT JOIN event e ON e.id = g.event WHERE " +
+      q.where + " ORDER BY " + q.order + " LIMIT ? OFFSET ?)";
   p.params = q.params;
   p.params.emplace_back(q.limit);
   p.params.emplace_back(q.offset);
@@ -189,10 +204,14 @@ void print_games(std::ostream& out, db::Connection& c, const db::GameQuery& quer
   bool first = true;
   db::for_each_game(c, q, [&](game::GameRecord& rec) {
     Extra x = o.format == "pgn" ? Extra{} : extra.read(std::int64_t(rec.index));
-    if (o.format == "table") print_table_row(out, rec, x);
-    else if (o.format == "csv") print_csv_row(out, rec, x, n);
-    else if (o.format == "json") print_json_row(out, rec, x, n, first);
-    else out << game::write_pgn(rec, w);
+    if (o.format == "table")
+      print_table_row(out, rec, x);
+    else if (o.format == "csv")
+      print_csv_row(out, rec, x, n);
+    else if (o.format == "json")
+      print_json_row(out, rec, x, n, first);
+    else
+      out << game::write_pgn(rec, w);
     first = false;
     return bool(out);
   });
@@ -234,9 +253,7 @@ void restrict_to(db::Connection& c, const std::vector<std::int64_t>& ids, db::Ga
   c.exec("CREATE TEMP TABLE IF NOT EXISTS qipu_hits(id INTEGER PRIMARY KEY)");
   auto ins = c.prepare("INSERT INTO temp.qipu_hits(id) VALUES (?)");
   c.exec("BEGIN");
-  for (auto id : ids) {
-    ins.bind(1, id).run();
-  }
+  for (auto id : ids) { ins.bind(1, id).run(); }
   c.exec("COMMIT");
   q.where = "g.id IN (SELECT id FROM temp.qipu_hits)";
   q.params.clear();
@@ -296,7 +313,8 @@ void add_filter_options(CLI::App& cmd, SearchOptions& o) {
   cmd.add_flag("--exact", f.exact, "Names (players, --event, --site) must match whole, still case-insensitive");
   cmd.add_option("--result", f.result, "1-0, 0-1, 1/2-1/2, *, decisive or draw")
       ->check(CLI::IsMember({"1-0", "0-1", "1/2-1/2", "*", "decisive", "draw"}));
-  cmd.add_option("--eco", f.eco, "ECO code (C60), range (C60-C99) or letter (C); classified at import when the tag is missing");
+  cmd.add_option("--eco", f.eco,
+                 "ECO code (C60), range (C60-C99) or letter (C); classified at import when the tag is missing");
   cmd.add_option("--opening", f.opening, "Opening or variation name contains this (e.g. Sicilian, Najdorf)");
   cmd.add_option("--event", f.event, "Event name contains this");
   cmd.add_option("--site", f.site, "Site contains this");
@@ -309,11 +327,13 @@ void add_filter_options(CLI::App& cmd, SearchOptions& o) {
   cmd.add_option("--max-plies", f.max_plies, "At most this many half-moves");
   std::vector<std::string> terms;
   for (int t = 0; t <= int(Termination::FiftyMoveRule); ++t) terms.emplace_back(termination_name(Termination(t)));
-  cmd.add_option("--termination", o.termination, "How the final position stands: checkmate, stalemate, insufficient_material, …")
+  cmd.add_option("--termination", o.termination,
+                 "How the final position stands: checkmate, stalemate, insufficient_material, …")
       ->check(CLI::IsMember(terms));
   cmd.add_option("--material", f.material, "Material at the end, White first: KRPvKR (kings may be left out: RPvR)");
   cmd.add_option("--fen", o.fen, "Games reaching this position at any ply (through the position index)");
-  cmd.add_option("--moves", o.moves, "Games beginning with these moves, in any notation: \"1.e4 c5 2.Nf3\", \"1.e4 c5 2.马f3\"");
+  cmd.add_option("--moves", o.moves,
+                 "Games beginning with these moves, in any notation: \"1.e4 c5 2.Nf3\", \"1.e4 c5 2.马f3\"");
   cmd.add_flag("--transpose", o.transpose, "With --moves: also games reaching the same position by another move order");
 }
 
@@ -321,17 +341,21 @@ void add_filter_options(CLI::App& cmd, SearchOptions& o) {
 
 void setup_search(CLI::App& app) {
   auto o = std::make_shared<SearchOptions>();
-  auto* cmd = app.add_subcommand("search", "Find games in the database by player, result, date, rating, opening or position");
+  auto* cmd =
+      app.add_subcommand("search", "Find games in the database by player, result, date, rating, opening or position");
   add_db_option(*cmd, o->db);
   add_filter_options(*cmd, *o);
-  cmd->add_option("--format", o->format, "table (default), pgn, json or csv")->check(CLI::IsMember({"table", "pgn", "json", "csv"}));
+  cmd->add_option("--format", o->format, "table (default), pgn, json or csv")
+      ->check(CLI::IsMember({"table", "pgn", "json", "csv"}));
   std::vector<std::string> codes;
   for (const auto& n : notations()) codes.emplace_back(n.code);
-  cmd->add_option("--notation", o->notation, "Notation of moves in pgn, json and csv output: en (default), zh, zh-Hant, fan, de, …")
+  cmd->add_option("--notation", o->notation,
+                  "Notation of moves in pgn, json and csv output: en (default), zh, zh-Hant, fan, de, …")
       ->check(CLI::IsMember(codes));
   std::vector<std::string> sorts;
   for (const auto& [name, sql] : sort_columns()) sorts.push_back(name);
-  cmd->add_option("--sort", o->sort, "Order by id (default), date, white, black, white-elo, black-elo, elo, plies, eco or event")
+  cmd->add_option("--sort", o->sort,
+                  "Order by id (default), date, white, black, white-elo, black-elo, elo, plies, eco or event")
       ->check(CLI::IsMember(sorts));
   cmd->add_flag("--desc", o->desc, "Sort in descending order (highest Elo, latest date first)");
   cmd->add_option("--limit", o->limit, "At most this many games; 0 for all (default: 50 for the table, all otherwise)")

@@ -47,9 +47,11 @@ void print_totals(std::ostream& out, db::Connection& c) {
   out << "players: " << scalar(c, "SELECT count(*) FROM player") << "\n";
   out << "events:  " << scalar(c, "SELECT count(*) FROM event") << "\n";
   auto range = c.prepare("SELECT min(date_sort), max(date_sort) FROM game");
-  if (range.step() && !range.is_null(0)) out << "dates:   " << date_text(range.int64(0)) << " – " << date_text(range.int64(1)) << "\n";
+  if (range.step() && !range.is_null(0))
+    out << "dates:   " << date_text(range.int64(0)) << " – " << date_text(range.int64(1)) << "\n";
   out << "\nresults:\n";
-  auto results = c.prepare("SELECT coalesce(result, '(none)'), count(*) FROM game GROUP BY result ORDER BY count(*) DESC");
+  auto results =
+      c.prepare("SELECT coalesce(result, '(none)'), count(*) FROM game GROUP BY result ORDER BY count(*) DESC");
   while (results.step()) out << "  " << shown(results.text(0)) << "\t" << results.int64(1) << "\n";
   out << "\nfinal positions:\n";
   auto terms = c.prepare("SELECT termination, count(*) FROM game GROUP BY termination ORDER BY count(*) DESC");
@@ -75,8 +77,8 @@ void print_top_players(std::ostream& out, db::Connection& c, int top) {
     std::int64_t decided = st.int64(3);
     char pct[16];
     std::snprintf(pct, sizeof pct, "%.1f%%", decided ? 100.0 * score / double(decided) : 0.0);
-    out << "  " << shown(st.text(0)) << "\t" << st.int64(1) << " games\t" << points_text(score) << "/" << decided << "\t" << pct
-              << "\n";
+    out << "  " << shown(st.text(0)) << "\t" << st.int64(1) << " games\t" << points_text(score) << "/" << decided
+        << "\t" << pct << "\n";
   }
 }
 
@@ -94,7 +96,8 @@ std::optional<std::pair<std::int64_t, std::string>> find_event(db::Connection& c
   std::vector<std::pair<std::int64_t, std::string>> found;
   while (like.step()) found.emplace_back(like.int64(0), std::string(like.text(1)));
   if (found.size() == 1) return found.front();
-  std::cerr << "qipu stats: " << (found.empty() ? "no event matches " : "several events match ") << "\"" << shown(name) << "\"\n";
+  std::cerr << "qipu stats: " << (found.empty() ? "no event matches " : "several events match ") << "\"" << shown(name)
+            << "\"\n";
   for (const auto& f : found) std::cerr << "  " << shown(f.second) << "\n";
   return std::nullopt;
 }
@@ -204,8 +207,10 @@ void setup_stats(CLI::App& app) {
   add_db_option(*cmd, o->db);
   cmd->add_option("--event", o->event,
                   "Standings and crosstable of this event (its whole name, or a part that only it contains)");
-  cmd->add_option("--top", o->top, "How many players to list by games played (default 10)")->check(CLI::Range(1, 100000));
-  cmd->add_option("--max-crosstable", o->max_crosstable, "Leave out the crosstable above this many players (default 30)");
+  cmd->add_option("--top", o->top, "How many players to list by games played (default 10)")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--max-crosstable", o->max_crosstable,
+                  "Leave out the crosstable above this many players (default 30)");
   cmd->footer(
       "A win counts 1 and a draw ½; percentages are of the games with a result.\n"
       "Sonneborn–Berger: the sum of the final points of the opponents a player beat, plus half of those drawn with.\n"

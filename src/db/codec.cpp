@@ -40,12 +40,10 @@ constexpr unsigned char NullMove = 255;
 // (bench/tools/codec_stats.cpp prints this table); the null move and ranks never seen count 1.
 // Stored games depend on it: like the move order, it changes only with the schema version.
 constexpr std::uint32_t RankCounts[] = {
-    69421, 34468, 22032, 16159, 14714, 10820, 9432, 8058, 7178, 6285, 5636, 5715,
-    4804,  4663,  4352,  4150,  3648,  3417, 3341, 3212, 2849, 2720, 2439, 2106,
-    1970,  1734,  1549,  1390,  1262,  1060, 959,  855,  689,  606,  489,  394,
-    325,   253,   237,   168,   128,   119,  73,   66,   45,   43,   20,   14,
-    18,    10,    5,     8,     2,     3,     1,    1,    0,    1,    1,    0,
-    0,     1,
+    69421, 34468, 22032, 16159, 14714, 10820, 9432, 8058, 7178, 6285, 5636, 5715, 4804, 4663, 4352, 4150,
+    3648,  3417,  3341,  3212,  2849,  2720,  2439, 2106, 1970, 1734, 1549, 1390, 1262, 1060, 959,  855,
+    689,   606,   489,   394,   325,   253,   237,  168,  128,  119,  73,   66,   45,   43,   20,   14,
+    18,    10,    5,     8,     2,     3,     1,    1,    0,    1,    1,    0,    0,    1,
 };
 
 struct HuffmanCode {
@@ -82,7 +80,8 @@ std::array<std::uint8_t, 256> huffman_lengths(const std::array<std::uint64_t, 25
   while (!stack.empty()) {
     auto [n, depth] = stack.back();
     stack.pop_back();
-    if (nodes[std::size_t(n)].left < 0) length[std::size_t(n)] = depth;
+    if (nodes[std::size_t(n)].left < 0)
+      length[std::size_t(n)] = depth;
     else {
       stack.emplace_back(nodes[std::size_t(n)].left, std::uint8_t(depth + 1));
       stack.emplace_back(nodes[std::size_t(n)].right, std::uint8_t(depth + 1));
@@ -188,7 +187,8 @@ class NotesReader {
     Position pos = start;
     std::size_t at = 0, next = 0;
     for (std::uint64_t i = 0; i < count; ++i) {
-      if (!get_varint(in_, index) || index >= line.size() || index < next) return fail("a note on a move the line does not have");
+      if (!get_varint(in_, index) || index >= line.size() || index < next)
+        return fail("a note on a move the line does not have");
       for (; at < index; ++at) pos.play(line[at].move);
       if (!node(pos, line[index].annotate(), depth)) return false;
       next = index + 1;
@@ -297,7 +297,8 @@ std::string pack_symbols(std::string_view symbols) {
     if (bits >= 32) {
       bits -= 32;
       auto word = std::uint32_t(acc >> bits);
-      p[0] = std::uint8_t(word >> 24), p[1] = std::uint8_t(word >> 16), p[2] = std::uint8_t(word >> 8), p[3] = std::uint8_t(word);
+      p[0] = std::uint8_t(word >> 24), p[1] = std::uint8_t(word >> 16), p[2] = std::uint8_t(word >> 8),
+      p[3] = std::uint8_t(word);
       p += 4;
     }
   }
@@ -329,7 +330,9 @@ bool unpack_symbols(std::string_view blob, std::string& symbols, std::size_t max
   return true;
 }
 
-std::string encode_moves(const Position& start, const game::Line& line) { return pack_symbols(move_symbols(start, line)); }
+std::string encode_moves(const Position& start, const game::Line& line) {
+  return pack_symbols(move_symbols(start, line));
+}
 
 bool decode_moves(const Position& start, std::string_view blob, game::Line& line) {
   std::string_view count = blob;

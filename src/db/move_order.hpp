@@ -50,7 +50,7 @@ class MoveOrder {
   [[nodiscard]] int beating(int mine, Move m) const;
   [[nodiscard]] int counted_before(int mine, Move m) const;
   [[nodiscard]] Bitboard quiet_beating(int kind, Bitboard dests, int base, Bitboard checks, Bitboard unsafe, int cost,
-                                  int mine, Bitboard earlier) const;
+                                       int mine, Bitboard earlier) const;
   [[nodiscard]] int score(Move m) const;
   [[nodiscard]] int quiet_base(PieceType t, Square from) const;
   [[nodiscard]] int quiet_gain(PieceType t, Square to, Bitboard checks) const;
@@ -71,7 +71,7 @@ class MoveOrder {
   Bitboard piece_attacks(Color c);
   const Position& pos_;
   Color us_;
-  Mover movers_[15];        // our pieces other than pawns and king, with what they attack
+  Mover movers_[15];  // our pieces other than pawns and king, with what they attack
   int mover_count_ = 0;
   bool in_check_ = false;
   Bitboard evasions_ = 0;   // in check: squares that block or capture a single checker

@@ -40,7 +40,8 @@ bool decode_chunk(std::uint64_t first_key, std::string_view data, F&& f) {
   while (!data.empty()) {
     if (!get_varint(data, delta) || !get_varint(data, game_field) || !get_varint(data, ply)) return false;
     key += delta;
-    std::int64_t game = (delta == 0 && prev_game >= 0) ? prev_game + std::int64_t(game_field) : std::int64_t(game_field);
+    std::int64_t game =
+        (delta == 0 && prev_game >= 0) ? prev_game + std::int64_t(game_field) : std::int64_t(game_field);
     if (!f(Entry{key, game, int(ply)})) return true;
     prev_game = game;
   }
@@ -170,8 +171,7 @@ void compact_position_index(Connection& db) {
 std::vector<PositionHit> lookup_position(Connection& db, Key key) {
   std::uint64_t k = index_key(key);
   std::vector<PositionHit> hits;
-  auto st = db.prepare(
-      "SELECT first_key, data FROM posting WHERE segment = ? AND last_key >= ? ORDER BY last_key, id");
+  auto st = db.prepare("SELECT first_key, data FROM posting WHERE segment = ? AND last_key >= ? ORDER BY last_key, id");
   for (std::int64_t seg : segment_ids(db)) {
     st.bind(1, seg).bind(2, std::int64_t(k));
     while (st.step()) {
@@ -184,7 +184,9 @@ std::vector<PositionHit> lookup_position(Connection& db, Key key) {
     }
     st.reset();
   }
-  std::sort(hits.begin(), hits.end(), [](const PositionHit& a, const PositionHit& b) { return a.game != b.game ? a.game < b.game : a.ply < b.ply; });
+  std::sort(hits.begin(), hits.end(), [](const PositionHit& a, const PositionHit& b) {
+    return a.game != b.game ? a.game < b.game : a.ply < b.ply;
+  });
   return hits;
 }
 
@@ -209,8 +211,10 @@ std::vector<IdRange> games_without_start_entry(Connection& db) {
   while (ids.step()) {
     std::int64_t id = ids.int64(0);
     if (std::binary_search(indexed.begin(), indexed.end(), id)) continue;
-    if (!out.empty() && out.back().last == id - 1) out.back().last = id;
-    else out.push_back({id, id});
+    if (!out.empty() && out.back().last == id - 1)
+      out.back().last = id;
+    else
+      out.push_back({id, id});
   }
   return out;
 }
@@ -229,7 +233,8 @@ bool every_game_indexed_from_start(Connection& db) {
 std::vector<IdRange> unindexed_games(Connection& db) {
   // A database made before the table is read whole only when a cheap count cannot
   // vouch for it; the next import adds the table (add_unindexed_table).
-  if (!has_unindexed_table(db)) return every_game_indexed_from_start(db) ? std::vector<IdRange>() : games_without_start_entry(db);
+  if (!has_unindexed_table(db))
+    return every_game_indexed_from_start(db) ? std::vector<IdRange>() : games_without_start_entry(db);
   std::vector<IdRange> out;
   auto st = db.prepare("SELECT first_game, last_game FROM unindexed ORDER BY first_game");
   while (st.step()) out.push_back({st.int64(0), st.int64(1)});
@@ -246,7 +251,9 @@ void add_unindexed_table(Connection& db) {
 
 IndexStats position_index_stats(Connection& db) {
   IndexStats s;
-  auto st = db.prepare("SELECT (SELECT count(*) FROM segment), (SELECT coalesce(sum(entries),0) FROM segment), (SELECT coalesce(sum(length(data)),0) FROM posting)");
+  auto st = db.prepare(
+      "SELECT (SELECT count(*) FROM segment), (SELECT coalesce(sum(entries),0) FROM segment), (SELECT "
+      "coalesce(sum(length(data)),0) FROM posting)");
   if (st.step()) {
     s.segments = std::uint64_t(st.int64(0));
     s.entries = std::uint64_t(st.int64(1));

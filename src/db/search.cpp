@@ -68,8 +68,8 @@ char32_t fold_code_point(char32_t c) {
   if (c >= 'A' && c <= 'Z') return c + 32;
   if ((c >= 0xC0 && c <= 0xDE && c != 0xD7) || (c >= 0x391 && c <= 0x3AB && c != 0x3A2) || (c >= 0x410 && c <= 0x42F))
     return c + 32;
-  if (c >= 0x400 && c <= 0x40F) return c + 80;                                      // Ѐ-Џ
-  if ((c >= 0x100 && c <= 0x137) || (c >= 0x14A && c <= 0x177)) return c | 1;      // Latin Extended-A pairs
+  if (c >= 0x400 && c <= 0x40F) return c + 80;                                       // Ѐ-Џ
+  if ((c >= 0x100 && c <= 0x137) || (c >= 0x14A && c <= 0x177)) return c | 1;        // Latin Extended-A pairs
   if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E)) return c + (c & 1);  // odd capitals
   return c;
 }
@@ -124,8 +124,8 @@ std::string fold_case(std::string_view s) {
 }
 
 void register_search_functions(Connection& db) {
-  int rc = sqlite3_create_function_v2(db.handle(), "qipu_fold", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr, fold_sql,
-                                      nullptr, nullptr, nullptr);
+  int rc = sqlite3_create_function_v2(db.handle(), "qipu_fold", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
+                                      fold_sql, nullptr, nullptr, nullptr);
   if (rc != SQLITE_OK) throw DbError("cannot register qipu_fold: " + std::string(sqlite3_errstr(rc)));
 }
 
@@ -191,7 +191,8 @@ std::string add_eco(Builder& b, std::string eco) {
     lo = eco + "00";
     hi = eco + "99";
   }
-  if (!valid_eco(lo) || !valid_eco(hi) || lo > hi) return "--eco wants a code such as C60, a range such as C60-C99, or a letter A-E";
+  if (!valid_eco(lo) || !valid_eco(hi) || lo > hi)
+    return "--eco wants a code such as C60, a range such as C60-C99, or a letter A-E";
   b.param(lo);
   b.param(hi);
   b.add("g.eco BETWEEN ? AND ?");
@@ -327,10 +328,11 @@ MoveList parse_move_list(std::string_view text) {
     if (!out.error.empty()) return;
     out.symbols = move_symbols(rec.start_position, rec.mainline);
     out.keys.push_back(rec.start_position.key());
-    game::for_each_move(rec.start_position, rec.mainline, [&](const Position&, const game::MoveNode&, const Position& after) {
-      out.keys.push_back(after.key());
-      out.position = after;
-    });
+    game::for_each_move(rec.start_position, rec.mainline,
+                        [&](const Position&, const game::MoveNode&, const Position& after) {
+                          out.keys.push_back(after.key());
+                          out.position = after;
+                        });
   };
   std::string movetext = fold_full_width(text);  // "１．e4" as people type it with a Chinese IME
   movetext += " *\n";
@@ -349,8 +351,8 @@ class HitScanner {
  public:
   // Columns 0-2 are always id, start_fen, moves; `columns` adds more from 3 on.
   HitScanner(Connection& db, const std::string& columns, const GameQuery& filter)
-      : st_(db.prepare("SELECT g.id, g.start_fen, g.moves" + columns + " FROM game g NOT INDEXED WHERE g.id >= ? AND (" +
-                       filter.where + ") ORDER BY g.id")),
+      : st_(db.prepare("SELECT g.id, g.start_fen, g.moves" + columns +
+                       " FROM game g NOT INDEXED WHERE g.id >= ? AND (" + filter.where + ") ORDER BY g.id")),
         filter_(filter) {}
 
   // Positions the cursor on game `id`; false when that game does not pass the filter.
@@ -373,8 +375,10 @@ class HitScanner {
   }
   void step() {
     valid_ = st_.step();
-    if (valid_) current_ = st_.int64(0);
-    else done_ = true;  // no later game passes the filter
+    if (valid_)
+      current_ = st_.int64(0);
+    else
+      done_ = true;  // no later game passes the filter
   }
   Statement st_;
   const GameQuery& filter_;
@@ -474,7 +478,8 @@ std::uint64_t for_each_unindexed(Connection& db, const std::string& columns, con
 // the first ply where it does: index hits, verified, then the games without index
 // entries, replayed. Returns how many games were replayed.
 template <class F>
-std::uint64_t for_each_verified(Connection& db, const Position& pos, const std::string& columns, const GameQuery& filter, F&& f) {
+std::uint64_t for_each_verified(Connection& db, const Position& pos, const std::string& columns,
+                                const GameQuery& filter, F&& f) {
   auto hits = lookup_position(db, pos.key());
   HitScanner scan(db, columns, filter);
   Verifier verify(db, pos);
@@ -497,7 +502,8 @@ std::uint64_t for_each_verified(Connection& db, const Position& pos, const std::
 
 }  // namespace
 
-std::vector<std::int64_t> find_position(Connection& db, const PositionQuery& pq, const GameQuery& filter, std::uint64_t* replayed) {
+std::vector<std::int64_t> find_position(Connection& db, const PositionQuery& pq, const GameQuery& filter,
+                                        std::uint64_t* replayed) {
   std::vector<std::int64_t> ids;
   std::uint64_t n = 0;
   if (!pq.exact_moves) {
@@ -528,9 +534,12 @@ namespace {
 
 void count_result(MoveStats& s, std::string_view result) {
   ++s.games;
-  if (result == "1-0") ++s.white_wins;
-  else if (result == "0-1") ++s.black_wins;
-  else if (result == "1/2-1/2") ++s.draws;
+  if (result == "1-0")
+    ++s.white_wins;
+  else if (result == "0-1")
+    ++s.black_wins;
+  else if (result == "1/2-1/2")
+    ++s.draws;
 }
 
 void count_game(MoveStats& s, Statement& row, std::optional<double> elo) {
@@ -562,14 +571,15 @@ Exploration explore(Connection& db, const Position& pos, const GameQuery& filter
   std::array<MoveStats, 256> by_code{};
   std::vector<TopGame> rated;
   std::string symbols;
-  ex.replayed = for_each_verified(db, pos, ", g.result, g.white_elo, g.black_elo, g.date_sort", filter, [&](Statement& row, int ply) {
-    auto elo = average_elo(row);
-    count_game(ex.total, row, elo);
-    // A symbol means the same move in every game at this position (db/codec.hpp).
-    if (unpack_symbols(row.blob(2), symbols, std::size_t(ply) + 1) && symbols.size() > std::size_t(ply))
-      count_game(by_code[static_cast<unsigned char>(symbols[std::size_t(ply)])], row, elo);
-    if (elo) rated.push_back({row.int64(0), *elo});
-  });
+  ex.replayed = for_each_verified(
+      db, pos, ", g.result, g.white_elo, g.black_elo, g.date_sort", filter, [&](Statement& row, int ply) {
+        auto elo = average_elo(row);
+        count_game(ex.total, row, elo);
+        // A symbol means the same move in every game at this position (db/codec.hpp).
+        if (unpack_symbols(row.blob(2), symbols, std::size_t(ply) + 1) && symbols.size() > std::size_t(ply))
+          count_game(by_code[static_cast<unsigned char>(symbols[std::size_t(ply)])], row, elo);
+        if (elo) rated.push_back({row.int64(0), *elo});
+      });
   for (int code = 0; code < 256; ++code) {
     if (by_code[std::size_t(code)].games == 0) continue;
     Move m = move_of_symbol(pos, static_cast<unsigned char>(code));
@@ -577,10 +587,13 @@ Exploration explore(Connection& db, const Position& pos, const GameQuery& filter
     by_code[std::size_t(code)].move = m;
     ex.moves.push_back(by_code[std::size_t(code)]);
   }
-  std::stable_sort(ex.moves.begin(), ex.moves.end(), [](const MoveStats& a, const MoveStats& b) { return a.games > b.games; });
+  std::stable_sort(ex.moves.begin(), ex.moves.end(),
+                   [](const MoveStats& a, const MoveStats& b) { return a.games > b.games; });
   std::size_t n = std::min(top, rated.size());
   std::partial_sort(rated.begin(), rated.begin() + std::ptrdiff_t(n), rated.end(),
-                    [](const TopGame& a, const TopGame& b) { return a.average_elo != b.average_elo ? a.average_elo > b.average_elo : a.id < b.id; });
+                    [](const TopGame& a, const TopGame& b) {
+                      return a.average_elo != b.average_elo ? a.average_elo > b.average_elo : a.id < b.id;
+                    });
   ex.top_games.assign(rated.begin(), rated.begin() + std::ptrdiff_t(n));
   return ex;
 }

@@ -10,10 +10,14 @@ namespace {
 std::string file_uri(const std::string& path, Connection::Mode mode) {
   std::string uri = path.substr(0, 1) == "/" ? "file://" : "file:";  // an absolute path after an empty authority
   for (char c : path) {
-    if (c == '%') uri += "%25";
-    else if (c == '?') uri += "%3f";
-    else if (c == '#') uri += "%23";
-    else uri += c;
+    if (c == '%')
+      uri += "%25";
+    else if (c == '?')
+      uri += "%3f";
+    else if (c == '#')
+      uri += "%23";
+    else
+      uri += c;
   }
   return uri + (mode == Connection::Mode::Immutable ? "?mode=ro&immutable=1" : "?mode=ro");
 }
@@ -116,8 +120,7 @@ bool Statement::step() {
 }
 
 void Statement::run() {
-  while (step()) {
-  }
+  while (step()) {}
   reset();
 }
 

@@ -50,9 +50,7 @@ Identity read_identity(Connection& db, const std::string& path) {
         "(SELECT count(*) FROM sqlite_master)");
     if (!st.step()) return {};
     return {st.int64(0), st.int64(1), st.int64(2)};
-  } catch (const DbError& e) {
-    throw DbError(path + " is not a qipu database (" + e.what() + ")");
-  }
+  } catch (const DbError& e) { throw DbError(path + " is not a qipu database (" + e.what() + ")"); }
 }
 
 // Checks that the file is a qipu database this program can read (or an empty file).
@@ -60,10 +58,11 @@ void check_identity(const Identity& id, const std::string& path) {
   if (id.empty()) return;
   if (id.app != ApplicationId) throw DbError(path + " is an SQLite database of another program, not qipu's");
   if (id.version <= 0)
-    throw DbError(path + " has an unknown schema version (" + std::to_string(id.version) + "): it is damaged, or not qipu's");
+    throw DbError(path + " has an unknown schema version (" + std::to_string(id.version) +
+                  "): it is damaged, or not qipu's");
   if (id.version > SchemaVersion)
-    throw DbError(path + " was made by a newer qipu (schema version " + std::to_string(id.version) + "); this qipu reads up to version " +
-                  std::to_string(SchemaVersion) + ": upgrade qipu");
+    throw DbError(path + " was made by a newer qipu (schema version " + std::to_string(id.version) +
+                  "); this qipu reads up to version " + std::to_string(SchemaVersion) + ": upgrade qipu");
   // Version 1 coded moves differently; its games cannot be read without the old code.
   if (id.version < SchemaVersion)
     throw DbError(path + " was made by an older qipu (schema version " + std::to_string(id.version) +
@@ -123,7 +122,8 @@ std::unique_ptr<Connection> open_reader(const std::string& path, Connection::Mod
     bool importing = import_running(path);
     if (importing && waited >= 10000)
       throw DbError(path + " is being created by an import that is still running: try again in a moment");
-    if (!importing && waited >= 200) throw DbError(path + " is empty: import games first (qipu import --db " + path + " FILE.pgn)");
+    if (!importing && waited >= 200)
+      throw DbError(path + " is empty: import games first (qipu import --db " + path + " FILE.pgn)");
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
 }
@@ -212,7 +212,8 @@ std::string database_path(const std::string& option) {
 }
 
 std::unique_ptr<Connection> open_database(const std::string& path, Connection::Mode mode) {
-  if (auto what = not_regular(path); !what.empty()) throw DbError("--db " + path + ": not a regular file (" + what + ")");
+  if (auto what = not_regular(path); !what.empty())
+    throw DbError("--db " + path + ": not a regular file (" + what + ")");
   bool reading = mode != Connection::Mode::ReadWrite;
   if (reading && !std::filesystem::exists(path))
     throw DbError("no database at " + path + " (make one with: qipu import --db " + path + " FILE.pgn)");
@@ -246,9 +247,7 @@ void GameEncoder::move(const Position& before, Move m) {
   try {
     symbols_ += char(move_symbol(before, m));
     keys_.push_back(before.key());
-  } catch (const DbError& err) {
-    error_ = err.what();
-  }
+  } catch (const DbError& err) { error_ = err.what(); }
 }
 
 EncodedGame GameEncoder::finish(const game::GameRecord& rec, const Position& final_position) {
@@ -392,19 +391,26 @@ OtherTags split_other_tags(const game::GameRecord& rec, const RosterTags& roster
 // The row's text is bound without a copy (Statement::bind_static): every view points
 // into the record or the encoded game, which outlive the insert.
 void bind_opt(Statement& st, int col, std::optional<std::int64_t> v) {
-  if (v) st.bind(col, *v);
-  else st.bind_null(col);
+  if (v)
+    st.bind(col, *v);
+  else
+    st.bind_null(col);
 }
 
 void bind_opt(Statement& st, int col, std::optional<std::string_view> v) {
-  if (v) st.bind_static(col, *v);
-  else st.bind_null(col);
+  if (v)
+    st.bind_static(col, *v);
+  else
+    st.bind_null(col);
 }
 
 void bind_nonempty(Statement& st, int col, std::string_view v, bool blob = false) {
-  if (v.empty()) st.bind_null(col);
-  else if (blob) st.bind_blob_static(col, v);
-  else st.bind_static(col, v);
+  if (v.empty())
+    st.bind_null(col);
+  else if (blob)
+    st.bind_blob_static(col, v);
+  else
+    st.bind_static(col, v);
 }
 
 }  // namespace
@@ -419,14 +425,15 @@ struct Importer::Statements {
         add_source(db.prepare("INSERT INTO source(path) VALUES (?)")),
         add_opening(db.prepare("INSERT INTO opening(name, variation) VALUES (?, ?)")),
         add_material(db.prepare("INSERT INTO material(name) VALUES (?)")),
-        add_game(db.prepare(
-            "INSERT INTO game(white, black, event, site, date_sort, date_text, round, result, start_fen, white_elo, black_elo, "
-            "eco, eco_guessed, opening_id, material, plies, termination, moves, notes, movetext_result, tag_layout, source, "
-            "offset) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+        add_game(db.prepare("INSERT INTO game(white, black, event, site, date_sort, date_text, round, result, "
+                            "start_fen, white_elo, black_elo, "
+                            "eco, eco_guessed, opening_id, material, plies, termination, moves, notes, "
+                            "movetext_result, tag_layout, source, "
+                            "offset) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
         add_tag(db.prepare("INSERT INTO tag(game, seq, name, value) VALUES (?,?,?,?)")),
-        add_reject(db.prepare(
-            "INSERT OR IGNORE INTO reject(source, offset, game_index, white, black, text, errors, encoding) "
-            "VALUES (?,?,?,?,?,?,?,?)")),
+        add_reject(
+            db.prepare("INSERT OR IGNORE INTO reject(source, offset, game_index, white, black, text, errors, encoding) "
+                       "VALUES (?,?,?,?,?,?,?,?)")),
         add_unindexed(db.prepare("INSERT INTO unindexed(first_game, last_game) VALUES (?, ?)")) {}
 };
 
@@ -469,9 +476,10 @@ void Importer::load_names(NameIds& cache, const char* sql) {
 
 void Importer::load_hashes() {
   auto st = db_.prepare(
-      "SELECT white, black, event, site, date_sort, date_text, round, result, start_fen, moves, movetext_result FROM game");
+      "SELECT white, black, event, site, date_sort, date_text, round, result, start_fen, moves, movetext_result FROM "
+      "game");
   while (st.step()) {
-    RosterRow r{column_int(st, 0), column_int(st, 1), column_int(st, 2), column_int(st, 3), column_int(st, 4),
+    RosterRow r{column_int(st, 0),  column_int(st, 1),  column_int(st, 2),  column_int(st, 3), column_int(st, 4),
                 column_text(st, 5), column_text(st, 6), column_text(st, 7), column_text(st, 8)};
     hashes_.insert(duplicate_hash(key_roster(r, st.text(10)), st.blob(9)));
   }
@@ -504,7 +512,8 @@ RosterRow Importer::key_roster(RosterRow r, std::string_view movetext_result) co
 // fills their pages. A killed import leaves them out; opening for writing makes them.
 void Importer::drop_game_indexes() {
   std::vector<std::string> names;
-  auto st = db_.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'game' AND sql IS NOT NULL");
+  auto st =
+      db_.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'game' AND sql IS NOT NULL");
   while (st.step()) names.emplace_back(st.text(0));
   for (const auto& n : names) db_.exec("DROP INDEX \"" + n + "\"");  // names from the schema, not from input
   remake_indexes_ = !names.empty();
@@ -537,8 +546,15 @@ RosterRow Importer::roster_row(const game::GameRecord& rec, const RosterTags& ro
   };
   auto text = [&](std::size_t i) { return roster.value(rec, i); };
   Statements& s = *st_;
-  RosterRow r{name(4, players_, s.add_player), name(5, players_, s.add_player), name(0, events_, s.add_event),
-              name(1, sites_, s.add_site), std::nullopt, std::nullopt, text(3), text(6), std::nullopt};
+  RosterRow r{name(4, players_, s.add_player),
+              name(5, players_, s.add_player),
+              name(0, events_, s.add_event),
+              name(1, sites_, s.add_site),
+              std::nullopt,
+              std::nullopt,
+              text(3),
+              text(6),
+              std::nullopt};
   if (auto date = text(2)) {
     r.date_sort = sortable_date(*date);
     char written[10];
@@ -569,10 +585,14 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
   bool guessed = other.eco.empty() && !enc.eco.empty();
   bind_nonempty(g, 12, guessed ? enc.eco : other.eco);
   g.bind(13, std::int64_t(guessed));
-  if (enc.opening.empty() && enc.variation.empty()) g.bind_null(14);
-  else g.bind(14, intern_opening(enc.opening, enc.variation));
-  if (enc.material.empty()) g.bind_null(15);
-  else g.bind(15, intern(materials_, s.add_material, enc.material));
+  if (enc.opening.empty() && enc.variation.empty())
+    g.bind_null(14);
+  else
+    g.bind(14, intern_opening(enc.opening, enc.variation));
+  if (enc.material.empty())
+    g.bind_null(15);
+  else
+    g.bind(15, intern(materials_, s.add_material, enc.material));
   g.bind(16, std::int64_t(rec.mainline.size()));
   g.bind(17, std::int64_t(rec.termination));
   g.bind_blob_static(18, enc.moves);
@@ -598,8 +618,10 @@ void Importer::reject(const std::string& source, const game::GameRecord& rec, co
   s.add_reject.bind(1, intern(sources_, s.add_source, source));
   s.add_reject.bind(2, std::int64_t(rec.start.offset)).bind(3, std::int64_t(rec.index));
   s.add_reject.bind(4, rec.tag("White")).bind(5, rec.tag("Black")).bind(6, rec.raw).bind(7, errors);
-  if (std::string_view(rec.encoding) == "utf-8") s.add_reject.bind_null(8);
-  else s.add_reject.bind(8, std::string_view(rec.encoding));
+  if (std::string_view(rec.encoding) == "utf-8")
+    s.add_reject.bind_null(8);
+  else
+    s.add_reject.bind(8, std::string_view(rec.encoding));
   s.add_reject.run();
   ++stats_.rejected;
   if (++in_batch_ >= opt_.batch_games) commit_batch();
@@ -696,11 +718,13 @@ std::string read_row(Statement& row, Statement& tags, game::GameRecord& rec) {
   restore_other_tags(tags, rec.index, elo, eco, row.text(15), rec);
   std::string repairs;  // warned about at import; the game was stored as it was
   if (auto e = game::set_up_start(rec, &repairs); !e.empty()) return "start position: " + e;
-  if (!decode_moves(rec.start_position, row.blob(12), rec.mainline)) return "moves: they do not decode, or do not fit the position";
+  if (!decode_moves(rec.start_position, row.blob(12), rec.mainline))
+    return "moves: they do not decode, or do not fit the position";
   std::string why;
   if (!decode_annotations(row.blob(13), rec, &why)) return why;
   std::int64_t termination = row.int64(16);
-  if (termination < 0 || termination > std::int64_t(Termination::FiftyMoveRule)) return "termination: unknown value " + std::to_string(termination);
+  if (termination < 0 || termination > std::int64_t(Termination::FiftyMoveRule))
+    return "termination: unknown value " + std::to_string(termination);
   rec.result = row.is_null(14) ? std::string(row.text(7)) : std::string(row.text(14));
   rec.termination = Termination(termination);
   return {};
@@ -708,7 +732,8 @@ std::string read_row(Statement& row, Statement& tags, game::GameRecord& rec) {
 
 }  // namespace
 
-void for_each_game(Connection& db, const GameQuery& q, const std::function<bool(game::GameRecord&)>& f, const OnDamaged& damaged) {
+void for_each_game(Connection& db, const GameQuery& q, const std::function<bool(game::GameRecord&)>& f,
+                   const OnDamaged& damaged) {
   std::string sql = std::string(GameColumns) + "WHERE " + q.where + " ORDER BY " + q.order + " LIMIT ? OFFSET ?";
   auto row = db.prepare(sql);
   int i = 1;

@@ -122,14 +122,10 @@ class Runner {
           rep.bytes = chunker.bytes_read();
           take(raw);
         }
-      } catch (const pgn::SourceError& e) {
-        fail(e.what());
-      }
+      } catch (const pgn::SourceError& e) { fail(e.what()); }
       if (rep.encoding.empty()) rep.encoding = chunker.encoding();
       rep.bytes = chunker.bytes_read();
-    } catch (const pgn::SourceError& e) {
-      fail(e.what());
-    }
+    } catch (const pgn::SourceError& e) { fail(e.what()); }
   }
 
   // Cuts input i into batches for the workers.
@@ -142,7 +138,9 @@ class Runner {
           add_game(batch, raw);
           if (batch.games.size() >= BatchGames || batch.bytes >= BatchBytes) submit(batch, i);
         },
-        [&](const char* message) { batch.read_errors.push_back({0, {}, message, false, false, Problem::input_error}); });
+        [&](const char* message) {
+          batch.read_errors.push_back({0, {}, message, false, false, Problem::input_error});
+        });
     submit(batch, i);
   }
 
@@ -167,7 +165,9 @@ class Runner {
               cb_.progress(bytes_read_, games_);
             }
           },
-          [&](const char* message) { rep.input_errors.push_back({0, {}, message, false, false, Problem::input_error}); });
+          [&](const char* message) {
+            rep.input_errors.push_back({0, {}, message, false, false, Problem::input_error});
+          });
       finish_inputs(i + 1);
     }
   }

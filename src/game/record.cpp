@@ -107,7 +107,8 @@ std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* re
     return {};
   }
   if (*is960) return "a Chess960 game needs a FEN tag with its start position";
-  if (tags.setup == "1" && slip) *slip = "SetUp is \"1\" but there is no FEN tag: played from the standard start position";
+  if (tags.setup == "1" && slip)
+    *slip = "SetUp is \"1\" but there is no FEN tag: played from the standard start position";
   return {};
 }
 

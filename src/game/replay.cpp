@@ -36,15 +36,16 @@ std::string_view cut_text(std::string_view s, std::size_t max) {
 // One line of play being replayed: the mainline or an open variation.
 struct Frame {
   Line* line;
-  GameState state;   // after the last move of the line
-  Position start;    // where the line begins: variations replay from here when opened
-  bool broken;       // a move could not be replayed: the rest is kept as text
+  GameState state;  // after the last move of the line
+  Position start;   // where the line begins: variations replay from here when opened
+  bool broken;      // a move could not be replayed: the rest is kept as text
 };
 
 // The tags the replayer reads itself. Each is noted as it is read: looking them up at
 // the start and end of the game walked the whole list seven times.
 enum KnownTag { TagFen, TagVariant, TagSetUp, TagGame, TagDate, TagPlyCount, TagResult, KnownTagCount };
-constexpr std::array<std::string_view, KnownTagCount> KnownTagNames = {"FEN", "Variant", "SetUp", "Game", "Date", "PlyCount", "Result"};
+constexpr std::array<std::string_view, KnownTagCount> KnownTagNames = {"FEN",  "Variant",  "SetUp", "Game",
+                                                                       "Date", "PlyCount", "Result"};
 
 constexpr std::uint64_t KnownTagBits = [] {
   std::uint64_t bits = 0;
@@ -74,8 +75,11 @@ bool date_well_formed(std::string_view d) {
 
 std::string suffix_problem(San::Suffix written, San::Suffix actual) {
   if (written == actual) return {};
-  if (actual == San::Suffix::Mate) return written == San::Suffix::Check ? "the move mates: expected '#' not '+'" : "the move mates: expected '#'";
-  if (actual == San::Suffix::Check) return written == San::Suffix::Mate ? "'#' but the move is not mate: expected '+'" : "the move gives check: expected '+'";
+  if (actual == San::Suffix::Mate)
+    return written == San::Suffix::Check ? "the move mates: expected '#' not '+'" : "the move mates: expected '#'";
+  if (actual == San::Suffix::Check)
+    return written == San::Suffix::Mate ? "'#' but the move is not mate: expected '+'"
+                                        : "the move gives check: expected '+'";
   return written == San::Suffix::Mate ? "'#' but the move does not give check" : "'+' but the move does not give check";
 }
 
@@ -97,11 +101,11 @@ struct Replayer::Impl {
   std::vector<std::string> pending_comments;
   std::vector<std::uint8_t> pending_nags;
   bool started = false;
-  bool break_at_start = false;  // a syntax error came before the position was set up
-  int unreplayed = 0;           // tokens kept as text in this game
-  bool cut = false;             // MaxUnreplayed reached: later moves and notes are left out
-  const Notation* preferred = nullptr;  // the table that read this game's last non-English move
-  pgn::LineCounter lines;               // places of diagnostics, from the reader's offsets
+  bool break_at_start = false;                  // a syntax error came before the position was set up
+  int unreplayed = 0;                           // tokens kept as text in this game
+  bool cut = false;                             // MaxUnreplayed reached: later moves and notes are left out
+  const Notation* preferred = nullptr;          // the table that read this game's last non-English move
+  pgn::LineCounter lines;                       // places of diagnostics, from the reader's offsets
   std::array<int, KnownTagCount> known_tags{};  // index in rec.tags of each one's first, or -1
 
   // Notes tags[i], named `name`, if it is the first of a known name, as GameRecord::tag
@@ -136,14 +140,16 @@ struct Replayer::Impl {
     StartTags tags{known_tag(TagFen), known_tag(TagVariant), known_tag(TagSetUp), known_tag(TagGame)};
     std::string problem = set_up_start(rec, tags, &repairs, &slip);
     if (!problem.empty()) diagnose(Problem::bad_start_position, true, rec.start, 0, {}, problem);
-    if (!repairs.empty()) diagnose(Problem::fen_repaired, false, rec.start, 0, {}, "FEN tag: " + repairs.substr(0, repairs.size() - 2));
+    if (!repairs.empty())
+      diagnose(Problem::fen_repaired, false, rec.start, 0, {}, "FEN tag: " + repairs.substr(0, repairs.size() - 2));
     if (!slip.empty()) diagnose(Problem::setup_without_fen, options.strict, rec.start, 0, {}, std::string(slip));
     rec.mainline.reserve(128);
     start_mainline(!problem.empty() || break_at_start);
   }
   // The mainline's frame lives from game to game, so that its key history keeps its memory.
   void start_mainline(bool broken) {
-    if (frames.empty()) return frames.push_back({&rec.mainline, GameState(rec.start_position), rec.start_position, broken});
+    if (frames.empty())
+      return frames.push_back({&rec.mainline, GameState(rec.start_position), rec.start_position, broken});
     Frame& f = frames.front();
     f.state.reset(rec.start_position);
     f.start = rec.start_position;
@@ -166,11 +172,13 @@ struct Replayer::Impl {
   // Style departures are errors in strict mode, warnings otherwise. Reports are out of
   // line (as check_form): strings built inside play() made every move save and restore
   // registers it does not need.
-  [[gnu::noinline]] void report_style(Problem kind, const MovePlace& at, std::uint64_t offset, std::string_view token, std::string msg) {
+  [[gnu::noinline]] void report_style(Problem kind, const MovePlace& at, std::uint64_t offset, std::string_view token,
+                                      std::string msg) {
     diagnose(kind, options.strict, offset, at.ply, numbered_move(at.fullmove, at.side, token), std::move(msg));
   }
 
-  [[gnu::noinline]] void report_suffix(const MovePlace& at, std::uint64_t offset, std::string_view token, San::Suffix written, San::Suffix actual) {
+  [[gnu::noinline]] void report_suffix(const MovePlace& at, std::uint64_t offset, std::string_view token,
+                                       San::Suffix written, San::Suffix actual) {
     report_style(Problem::wrong_check_sign, at, offset, token, suffix_problem(written, actual));
   }
 
@@ -183,9 +191,12 @@ struct Replayer::Impl {
   }
 
   // How the move is written, judged on the position before it.
-  [[gnu::noinline]] void check_form(const San& san, const SanShape& shape, const Position& before, Move m, std::uint64_t offset, std::string_view token) {
+  [[gnu::noinline]] void check_form(const San& san, const SanShape& shape, const Position& before, Move m,
+                                    std::uint64_t offset, std::string_view token) {
     MovePlace at = place_of(before);
-    auto report = [&](std::string msg, Problem kind = Problem::nonstandard_san) { report_style(kind, at, offset, token, std::move(msg)); };
+    auto report = [&](std::string msg, Problem kind = Problem::nonstandard_san) {
+      report_style(kind, at, offset, token, std::move(msg));
+    };
     if (san.style & StyleZeroCastling) report("castling written with zeros: expected O-O or O-O-O");
     if (san.style & StylePawnLetter) report("pawn written with P: SAN gives pawns no letter");
     if (san.style & StyleLongAlgebraic) report("long algebraic notation: expected " + format_san(before, m));
@@ -195,10 +206,12 @@ struct Replayer::Impl {
     if (san.piece != Pawn && san.kind == San::Kind::Normal && !san_shown) {
       int given = (san.from_file >= 0) + (san.from_rank >= 0);
       san_shown = given > 0 && given > shape.from_file + shape.from_rank;
-      if (san_shown) report("superfluous disambiguation: expected " + format_san(before, m), Problem::superfluous_disambiguation);
+      if (san_shown)
+        report("superfluous disambiguation: expected " + format_san(before, m), Problem::superfluous_disambiguation);
     }
     if (san.capture != shape.capture && !san_shown)  // Qd1d4 for Qxd4 and UCI: one message, not two
-      report(std::string(san.capture ? "capture sign but the move takes nothing" : "the move captures") + ": expected " + format_san(before, m),
+      report(std::string(san.capture ? "capture sign but the move takes nothing" : "the move captures") +
+                 ": expected " + format_san(before, m),
              Problem::wrong_capture_sign);
   }
 
@@ -229,7 +242,8 @@ struct Replayer::Impl {
     add_other_move(f, node, token, offset, english_game && !plain);
   }
 
-  [[gnu::noinline]] void add_other_move(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset, bool try_english) {
+  [[gnu::noinline]] void add_other_move(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset,
+                                        bool try_english) {
     const Position& now = f.state.position();
     if (try_english) {
       if (std::optional<San> san = english_san(token)) {
@@ -252,10 +266,14 @@ struct Replayer::Impl {
       }
       if (first_error.empty()) first_error = r.error, ambiguous = r.ambiguous;
     }
-    std::string message = readings.readings.empty()
-                              ? (readings.xiangqi ? readings.error : "unknown move token '" + display_token(token) + "': " + readings.error)
-                              : (ambiguous ? "" : "illegal move: ") + first_error;
-    Problem kind = readings.readings.empty() ? Problem::unknown_move : ambiguous ? Problem::ambiguous_move : Problem::illegal_move;
+    std::string message =
+        readings.readings.empty()
+            ? (readings.xiangqi ? readings.error
+                                : "unknown move token '" + display_token(token) + "': " + readings.error)
+            : (ambiguous ? "" : "illegal move: ") + first_error;
+    Problem kind = readings.readings.empty() ? Problem::unknown_move
+                   : ambiguous               ? Problem::ambiguous_move
+                                             : Problem::illegal_move;
     diagnose(kind, true, offset, ply_of(now), numbered_move(now, token), std::move(message));
     break_line(f, node, token);
   }
@@ -275,8 +293,10 @@ struct Replayer::Impl {
   bool special_token(Frame& f, std::string_view token, std::uint64_t offset) {
     if (int n = glyph_nag(token)) {
       drop_last_node(f);
-      if (f.line->empty()) pending_nags.push_back(std::uint8_t(n));
-      else f.line->back().annotate().nags.push_back(std::uint8_t(n));
+      if (f.line->empty())
+        pending_nags.push_back(std::uint8_t(n));
+      else
+        f.line->back().annotate().nags.push_back(std::uint8_t(n));
       return true;
     }
     for (std::string_view r : {"1/2-1/2", "1-0", "0-1", "*"})
@@ -310,8 +330,9 @@ struct Replayer::Impl {
   [[gnu::noinline]] void keep_unreplayed(Frame& f, MoveNode& node, std::string_view token) {
     if (cut || ++unreplayed > MaxUnreplayed) {
       if (!cut)
-        diagnose(Problem::movetext_left_out, false, rec.start, 0, {}, "the movetext after " + std::to_string(MaxUnreplayed) +
-                                              " tokens not replayed is left out (the game's text is kept whole for rejects)");
+        diagnose(Problem::movetext_left_out, false, rec.start, 0, {},
+                 "the movetext after " + std::to_string(MaxUnreplayed) +
+                     " tokens not replayed is left out (the game's text is kept whole for rejects)");
       cut = true;
       f.line->pop_back();
       pending_comments.clear();
@@ -371,7 +392,8 @@ struct Replayer::Impl {
   void finish_result_checks() {
     std::string_view tag_result = known_tag(TagResult);
     if (!rec.result.empty() && !tag_result.empty() && tag_result != rec.result)
-      diagnose(Problem::result_tag_mismatch, false, rec.start, 0, {}, "the Result tag says " + std::string(tag_result) + " but the movetext ends " + rec.result);
+      diagnose(Problem::result_tag_mismatch, false, rec.start, 0, {},
+               "the Result tag says " + std::string(tag_result) + " but the movetext ends " + rec.result);
     std::string_view result = rec.result.empty() ? tag_result : std::string_view(rec.result);
     const Frame& main = frames.front();
     if (main.broken || result.empty() || result == "*") return;
@@ -380,11 +402,13 @@ struct Replayer::Impl {
     if (rec.termination == Termination::Checkmate) {
       std::string_view expected = pos.side_to_move() == White ? "0-1" : "1-0";
       if (result != expected)
-        diagnose(Problem::result_contradicts_position, false, rec.start, 0, {}, "result " + std::string(result) + " but " + (pos.side_to_move() == White ? "White" : "Black") +
-                                              " is checkmated: expected " + std::string(expected));
+        diagnose(Problem::result_contradicts_position, false, rec.start, 0, {},
+                 "result " + std::string(result) + " but " + (pos.side_to_move() == White ? "White" : "Black") +
+                     " is checkmated: expected " + std::string(expected));
     } else if (ends_game(rec.termination) && decisive) {
-      diagnose(Problem::result_contradicts_position, false, rec.start, 0, {}, "result " + std::string(result) + " but the game ended drawn by " +
-                                            std::string(termination_name(rec.termination)));
+      diagnose(Problem::result_contradicts_position, false, rec.start, 0, {},
+               "result " + std::string(result) + " but the game ended drawn by " +
+                   std::string(termination_name(rec.termination)));
     }
   }
 
@@ -393,22 +417,26 @@ struct Replayer::Impl {
     constexpr int MaxReported = 8;
     int repeated = 0;
     for_each_repeated_tag(rec.tags, [&](std::size_t i) {
-      if (++repeated <= MaxReported) diagnose(Problem::duplicate_tag, false, rec.start, 0, {}, "duplicate tag " + rec.tags[i].first);
+      if (++repeated <= MaxReported)
+        diagnose(Problem::duplicate_tag, false, rec.start, 0, {}, "duplicate tag " + rec.tags[i].first);
     });
     if (repeated > MaxReported)
-      diagnose(Problem::duplicate_tag, false, rec.start, 0, {}, std::to_string(repeated - MaxReported) + " more duplicate tags");
+      diagnose(Problem::duplicate_tag, false, rec.start, 0, {},
+               std::to_string(repeated - MaxReported) + " more duplicate tags");
   }
 
   void finish_tag_checks() {
     report_duplicate_tags();
     if (std::string_view d = known_tag(TagDate); !d.empty() && !date_well_formed(d))
-      diagnose(Problem::malformed_date, false, rec.start, 0, {}, "malformed Date \"" + std::string(d) + "\": expected YYYY.MM.DD with ? for unknown digits");
+      diagnose(Problem::malformed_date, false, rec.start, 0, {},
+               "malformed Date \"" + std::string(d) + "\": expected YYYY.MM.DD with ? for unknown digits");
     if (std::string_view pc = known_tag(TagPlyCount); !pc.empty() && !frames.front().broken) {
       int n = -1;
       std::from_chars(pc.data(), pc.data() + pc.size(), n);
       int plies = int(rec.mainline.size());
       if (n != plies)
-        diagnose(Problem::plycount_mismatch, false, rec.start, 0, {}, "PlyCount tag says " + std::string(pc) + " but the game has " + std::to_string(plies) + " plies");
+        diagnose(Problem::plycount_mismatch, false, rec.start, 0, {},
+                 "PlyCount tag says " + std::string(pc) + " but the game has " + std::to_string(plies) + " plies");
     }
   }
 
@@ -418,15 +446,18 @@ struct Replayer::Impl {
     if (!rec.result.empty()) return;
     std::size_t last = raw.find_last_not_of(" \t\n\r\f\v");
     std::size_t end = last == std::string_view::npos ? 0 : last + 1;
-    diagnose(Problem::missing_result, options.strict, rec.start.offset + end, 0, {}, "no result at the end of the game: expected 1-0, 0-1, 1/2-1/2 or *");
+    diagnose(Problem::missing_result, options.strict, rec.start.offset + end, 0, {},
+             "no result at the end of the game: expected 1-0, 0-1, 1/2-1/2 or *");
   }
 
   void finish() {
     start();
     while (frames.size() > 1) frames.pop_back();
     if (!pending_comments.empty()) {
-      if (rec.mainline.empty()) rec.final_comments = std::move(pending_comments);
-      else for (auto& c : pending_comments) rec.mainline.back().annotate().comments.push_back(std::move(c));
+      if (rec.mainline.empty())
+        rec.final_comments = std::move(pending_comments);
+      else
+        for (auto& c : pending_comments) rec.mainline.back().annotate().comments.push_back(std::move(c));
       pending_comments.clear();
     }
     pending_nags.clear();
@@ -466,8 +497,9 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
 
 Visit Replayer::tag(std::string_view name, std::string_view value, std::uint64_t offset) {
   if (value.size() > MaxKeptText)
-    impl_->diagnose(Problem::tag_too_long, true, offset, 0, {}, "tag " + display_token(name) + " has a value of " + std::to_string(value.size()) +
-                                          " bytes: expected at most " + std::to_string(MaxKeptText));
+    impl_->diagnose(Problem::tag_too_long, true, offset, 0, {},
+                    "tag " + display_token(name) + " has a value of " + std::to_string(value.size()) +
+                        " bytes: expected at most " + std::to_string(MaxKeptText));
   auto& tags = impl_->rec.tags;
   if (tags.empty()) tags.reserve(16);  // most games have 7 to 16 tags
   tags.emplace_back(name, cut_text(value, MaxKeptText));
@@ -501,8 +533,10 @@ Visit Replayer::nag(int nag, std::uint64_t) {
 Visit Replayer::comment(std::string_view text, std::uint64_t) {
   Impl& s = *impl_;
   if (s.left_out()) return Visit::Continue;
-  if (!s.started || s.frames.back().line->empty()) s.pending_comments.emplace_back(text);
-  else s.frames.back().line->back().annotate().comments.emplace_back(text);
+  if (!s.started || s.frames.back().line->empty())
+    s.pending_comments.emplace_back(text);
+  else
+    s.frames.back().line->back().annotate().comments.emplace_back(text);
   return Visit::Continue;
 }
 

@@ -19,21 +19,67 @@ struct Rewrite {
 // a king followed by a queen), so the table is sorted by length when first used.
 std::vector<Rewrite> build_rewrites() {
   std::vector<Rewrite> r = {
-      {"短易位", "O-O"}, {"王翼易位", "O-O"}, {"短入堡", "O-O"},
-      {"长易位", "O-O-O"}, {"長易位", "O-O-O"}, {"后翼易位", "O-O-O"}, {"長入堡", "O-O-O"},
-      {"将死", "#"}, {"将杀", "#"}, {"將死", "#"}, {"將殺", "#"}, {"将军", "+"}, {"將軍", "+"},
-      {"吃过路兵", " e.p."}, {"吃過路兵", " e.p."}, {"升变为", "="}, {"升變為", "="},
-      {"吃", "x"}, {"×", "x"},
-      {"国王", "K"}, {"國王", "K"}, {"王", "K"}, {"♔", "K"}, {"♚", "K"},
-      {"皇后", "Q"}, {"王后", "Q"}, {"后", "Q"}, {"後", "Q"}, {"♕", "Q"}, {"♛", "Q"},
-      {"车", "R"}, {"車", "R"}, {"城堡", "R"}, {"战车", "R"}, {"戰車", "R"}, {"♖", "R"}, {"♜", "R"},
-      {"象", "B"}, {"主教", "B"}, {"♗", "B"}, {"♝", "B"},
-      {"马", "N"}, {"馬", "N"}, {"骑士", "N"}, {"騎士", "N"}, {"♘", "N"}, {"♞", "N"},
-      {"小兵", ""}, {"兵", ""}, {"♙", ""}, {"♟", ""},
-      {"Кр", "K"}, {"Ф", "Q"}, {"Л", "R"}, {"С", "B"}, {"К", "N"}, {"п", ""},
+      {"短易位", "O-O"},
+      {"王翼易位", "O-O"},
+      {"短入堡", "O-O"},
+      {"长易位", "O-O-O"},
+      {"長易位", "O-O-O"},
+      {"后翼易位", "O-O-O"},
+      {"長入堡", "O-O-O"},
+      {"将死", "#"},
+      {"将杀", "#"},
+      {"將死", "#"},
+      {"將殺", "#"},
+      {"将军", "+"},
+      {"將軍", "+"},
+      {"吃过路兵", " e.p."},
+      {"吃過路兵", " e.p."},
+      {"升变为", "="},
+      {"升變為", "="},
+      {"吃", "x"},
+      {"×", "x"},
+      {"国王", "K"},
+      {"國王", "K"},
+      {"王", "K"},
+      {"♔", "K"},
+      {"♚", "K"},
+      {"皇后", "Q"},
+      {"王后", "Q"},
+      {"后", "Q"},
+      {"後", "Q"},
+      {"♕", "Q"},
+      {"♛", "Q"},
+      {"车", "R"},
+      {"車", "R"},
+      {"城堡", "R"},
+      {"战车", "R"},
+      {"戰車", "R"},
+      {"♖", "R"},
+      {"♜", "R"},
+      {"象", "B"},
+      {"主教", "B"},
+      {"♗", "B"},
+      {"♝", "B"},
+      {"马", "N"},
+      {"馬", "N"},
+      {"骑士", "N"},
+      {"騎士", "N"},
+      {"♘", "N"},
+      {"♞", "N"},
+      {"小兵", ""},
+      {"兵", ""},
+      {"♙", ""},
+      {"♟", ""},
+      {"Кр", "K"},
+      {"Ф", "Q"},
+      {"Л", "R"},
+      {"С", "B"},
+      {"К", "N"},
+      {"п", ""},
       {"…", ""},
   };
-  std::stable_sort(r.begin(), r.end(), [](const Rewrite& a, const Rewrite& b) { return a.from.size() > b.from.size(); });
+  std::stable_sort(r.begin(), r.end(),
+                   [](const Rewrite& a, const Rewrite& b) { return a.from.size() > b.from.size(); });
   return r;
 }
 
@@ -42,8 +88,8 @@ const std::vector<Rewrite>& rewrites() {
   return r;
 }
 
-constexpr std::string_view XiangqiWords[] = {"炮", "砲", "士", "仕", "帅", "帥", "卒", "相", "俥", "傌",
-                                             "进", "進", "退", "平"};
+constexpr std::string_view XiangqiWords[] = {"炮", "砲", "士", "仕", "帅", "帥", "卒",
+                                             "相", "俥", "傌", "进", "進", "退", "平"};
 constexpr std::string_view EitherCastling[] = {"王车易位", "王車易位"};
 
 bool contains(std::string_view s, std::string_view w) { return s.find(w) != std::string_view::npos; }
@@ -58,7 +104,8 @@ std::string rewrite_words(std::string_view token) {
   std::string_view s = folded;
   const auto& table = rewrites();
   while (!s.empty()) {
-    auto hit = std::find_if(table.begin(), table.end(), [&](const Rewrite& r) { return s.substr(0, r.from.size()) == r.from; });
+    auto hit = std::find_if(table.begin(), table.end(),
+                            [&](const Rewrite& r) { return s.substr(0, r.from.size()) == r.from; });
     if (hit != table.end()) {
       out += hit->to;
       s.remove_prefix(hit->from.size());
@@ -102,8 +149,10 @@ std::string rewrite_letters(std::string_view t, const Notation& n) {
   }
   // A promotion piece after the square: e8=D, or e8D with the letter right after the rank.
   std::size_t promo_at = rest.find('=');
-  if (promo_at != std::string_view::npos) ++promo_at;
-  else if (rest.size() >= 3 && (rest[rest.size() - 2] == '8' || rest[rest.size() - 2] == '1')) promo_at = rest.size() - 1;
+  if (promo_at != std::string_view::npos)
+    ++promo_at;
+  else if (rest.size() >= 3 && (rest[rest.size() - 2] == '8' || rest[rest.size() - 2] == '1'))
+    promo_at = rest.size() - 1;
   if (promo_at != std::string_view::npos && promo_at < rest.size()) {
     if (auto [p, len] = piece_at(rest.substr(promo_at)); p) {
       out += rest.substr(0, promo_at);
@@ -130,11 +179,12 @@ void add_reading(MoveReadings& r, std::string_view text, const Notation& n) {
 }  // namespace
 
 int glyph_nag(std::string_view token) {
-  static constexpr std::pair<std::string_view, int> Signs[] = {
-      {"!", 1}, {"?", 2}, {"!!", 3}, {"??", 4}, {"!?", 5}, {"?!", 6}, {"□", 7}, {"=", 10}, {"∞", 13},
-      {"+=", 14}, {"+/=", 14}, {"⩲", 14}, {"=+", 15}, {"=/+", 15}, {"⩱", 15}, {"±", 16}, {"+/-", 16},
-      {"∓", 17}, {"-/+", 17}, {"+-", 18}, {"+--", 18}, {"-+", 19}, {"--+", 19}, {"=/∞", 44}, {"∞/=", 44},
-      {"inf", 13}};  // not "N" (novelty): a truncated knight move must stay an error
+  static constexpr std::pair<std::string_view, int>
+      Signs[] = {{"!", 1},   {"?", 2},    {"!!", 3},   {"??", 4},   {"!?", 5},   {"?!", 6},  {"□", 7},
+                 {"=", 10},  {"∞", 13},   {"+=", 14},  {"+/=", 14}, {"⩲", 14},   {"=+", 15}, {"=/+", 15},
+                 {"⩱", 15},  {"±", 16},   {"+/-", 16}, {"∓", 17},   {"-/+", 17}, {"+-", 18}, {"+--", 18},
+                 {"-+", 19}, {"--+", 19}, {"=/∞", 44}, {"∞/=", 44}, {"inf", 13}};  // not "N" (novelty): a truncated
+                                                                                   // knight move must stay an error
   for (auto [sign, nag] : Signs)
     if (token == sign) return nag;
   return 0;

@@ -231,17 +231,21 @@ std::string explain_illegal(const Position& pos, const San& san) {
   if (!pos.pieces(us, san.piece)) return std::string(color_name(us)) + " has no " + piece_name(san.piece);
   Piece occupant = pos.piece_on(san.to);
   if (occupant != NoPiece && color_of(occupant) == us)
-    return square_name(san.to) + " is occupied by a " + std::string(color_name(us)) + " " + piece_name(type_of(occupant));
+    return square_name(san.to) + " is occupied by a " + std::string(color_name(us)) + " " +
+           piece_name(type_of(occupant));
   if (san.piece == Pawn && san.capture && occupant == NoPiece && san.to != pos.ep_square())
     return "nothing to capture on " + square_name(san.to);
   if (san.piece == Pawn && !san.capture && occupant != NoPiece)
-    return "a pawn cannot move onto the occupied square " + square_name(san.to) + " (a capture needs the file it comes from, e.g. exd5)";
+    return "a pawn cannot move onto the occupied square " + square_name(san.to) +
+           " (a capture needs the file it comes from, e.g. exd5)";
   Bitboard movers = geometric_movers(pos, san);
   if (!movers) return "no " + piece + " can reach " + square_name(san.to);
   if (san.piece == Pawn && relative_rank(us, san.to) == 7 && san.promotion == NoPieceType)
     return "the pawn reaches the last rank but no promotion piece is given";
   if (san.piece == King) return "the king would be in check on " + square_name(san.to);
-  if (pos.in_check()) return "the king is in check and " + std::string(san.piece == Pawn ? "this pawn move" : "this move") + " does not answer it";
+  if (pos.in_check())
+    return "the king is in check and " + std::string(san.piece == Pawn ? "this pawn move" : "this move") +
+           " does not answer it";
   Bitboard pinned = movers & pos.pinned(us);
   if (pinned) return "the " + std::string(piece_name(san.piece)) + " on " + square_name(lsb(pinned)) + " is pinned";
   return "the move leaves the king in check";
@@ -385,8 +389,10 @@ SanResolution resolve_san(const Position& pos, const San& san) {
   if (legal) {
     std::string candidates;
     for (Bitboard b = legal; b;) candidates += (candidates.empty() ? "" : ", ") + square_name(pop_lsb(b));
-    return {Move::none(), "ambiguous move: the " + std::string(piece_name(san.piece)) + "s on " + candidates +
-                              " can all move to " + square_name(san.to), true};
+    return {Move::none(),
+            "ambiguous move: the " + std::string(piece_name(san.piece)) + "s on " + candidates + " can all move to " +
+                square_name(san.to),
+            true};
   }
   if (san.piece == Pawn && relative_rank(pos.side_to_move(), san.to) != 7 && san.promotion != NoPieceType)
     return {Move::none(), "a pawn can promote only on the last rank", false};
@@ -410,7 +416,8 @@ SanShape san_shape(const Position& pos, Move m) {
     return shape;
   }
   // Other pieces of the kind that could legally go there: geometry, then king safety.
-  Bitboard rivals = reaching(shape.piece, to, pos.pieces(pos.side_to_move(), shape.piece), pos.pieces()) & ~square_bb(from);
+  Bitboard rivals =
+      reaching(shape.piece, to, pos.pieces(pos.side_to_move(), shape.piece), pos.pieces()) & ~square_bb(from);
   bool shares_file = false, shares_rank = false, any = false;
   for (Bitboard b = shape.piece == King ? 0 : rivals; b;) {
     Square r = pop_lsb(b);
@@ -426,7 +433,8 @@ SanShape san_shape(const Position& pos, Move m) {
 
 SanShape san_shape(const Position& before, Move m, const San& written) {
   if (written.kind == San::Kind::Normal && written.from_rank < 0 && !m.is_null()) {
-    if (written.piece == Pawn) {  // SAN names a pawn's file exactly when it captures, which it does when it changes file
+    if (written.piece ==
+        Pawn) {  // SAN names a pawn's file exactly when it captures, which it does when it changes file
       bool capture = file_of(m.from()) != file_of(m.to());
       return {Pawn, capture, capture, false};
     }

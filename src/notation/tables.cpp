@@ -18,9 +18,21 @@ Notation letters(std::string_view code, std::string_view desc, std::string_view 
 std::vector<Notation> build_tables() {
   std::vector<Notation> t;
   t.push_back(letters("en", "English SAN (the PGN standard)", "N", "B", "R", "Q", "K", {"P"}));
-  t.push_back(Notation{"zh", "Chinese, simplified: 王 后 车 象 马", PieceNames{"zh", {"", "", "马", "象", "车", "后", "王"}}, true, {"兵", "小兵"}});
-  t.push_back(Notation{"zh-Hant", "Chinese, traditional: 王 后 車 象 馬", PieceNames{"zh-Hant", {"", "", "馬", "象", "車", "后", "王"}}, true, {"兵", "小兵"}});
-  t.push_back(Notation{"fan", "figurine algebraic notation: ♔ ♕ ♖ ♗ ♘", PieceNames{"fan", {"", "", "♘", "♗", "♖", "♕", "♔"}}, false, {"♙", "♟"}});
+  t.push_back(Notation{"zh",
+                       "Chinese, simplified: 王 后 车 象 马",
+                       PieceNames{"zh", {"", "", "马", "象", "车", "后", "王"}},
+                       true,
+                       {"兵", "小兵"}});
+  t.push_back(Notation{"zh-Hant",
+                       "Chinese, traditional: 王 后 車 象 馬",
+                       PieceNames{"zh-Hant", {"", "", "馬", "象", "車", "后", "王"}},
+                       true,
+                       {"兵", "小兵"}});
+  t.push_back(Notation{"fan",
+                       "figurine algebraic notation: ♔ ♕ ♖ ♗ ♘",
+                       PieceNames{"fan", {"", "", "♘", "♗", "♖", "♕", "♔"}},
+                       false,
+                       {"♙", "♟"}});
   t.push_back(letters("de", "German: K D T L S", "S", "L", "T", "D", "K", {"B"}));
   t.push_back(letters("fr", "French: R D T F C", "C", "F", "T", "D", "R", {"P"}));
   t.push_back(letters("es", "Spanish: R D T A C", "C", "A", "T", "D", "R", {"P"}));

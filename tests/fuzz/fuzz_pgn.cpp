@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::string written = qipu::game::write_pgn(g, w);
       auto back = fuzz::read_all(written);
       // What the writer writes, the reader reads back to the same game.
-      if (back.size() != 1 || !back[0].valid() || qipu::game::write_pgn(back[0]) != qipu::game::write_pgn(g)) std::abort();
+      if (back.size() != 1 || !back[0].valid() || qipu::game::write_pgn(back[0]) != qipu::game::write_pgn(g))
+        std::abort();
     }
   }
   return 0;

@@ -24,8 +24,7 @@ inline std::vector<qipu::game::GameRecord> read_all(std::string text, const qipu
   auto src = qipu::pgn::memory_source(std::move(text));
   try {
     qipu::pgn::read_pgn(*src, r, opts);
-  } catch (const qipu::pgn::SourceError&) {
-  }
+  } catch (const qipu::pgn::SourceError&) {}
   return games;
 }
 

@@ -22,6 +22,7 @@ using pegtl::any;
 using pegtl::digit;
 using pegtl::eof;
 using pegtl::if_must;
+using pegtl::not_one;
 using pegtl::one;
 using pegtl::opt;
 using pegtl::plus;
@@ -29,7 +30,6 @@ using pegtl::seq;
 using pegtl::sor;
 using pegtl::star;
 using pegtl::string;
-using pegtl::not_one;
 
 // Messages for the must<> points; nullptr for rules that are never a must<>.
 template <typename Rule>
@@ -38,16 +38,16 @@ inline constexpr const char* error_message = nullptr;
 // Base of the custom rules below: consumes the length a scanner returns.
 template <typename Derived>
 struct scanned {
-    using rule_t = Derived;
-    using subs_t = pegtl::empty_list;
-    template <pegtl::apply_mode, pegtl::rewind_mode, template <typename...> class,
-              template <typename...> class, typename ParseInput, typename... States>
-    static bool match(ParseInput& in, States&... st) {
-        std::size_t n = Derived::scan(in.current(), in.end(), st...);
-        if (n == 0 || n == std::string_view::npos) return false;
-        in.bump(n);
-        return true;
-    }
+  using rule_t = Derived;
+  using subs_t = pegtl::empty_list;
+  template <pegtl::apply_mode, pegtl::rewind_mode, template <typename...> class, template <typename...> class,
+            typename ParseInput, typename... States>
+  static bool match(ParseInput& in, States&... st) {
+    std::size_t n = Derived::scan(in.current(), in.end(), st...);
+    if (n == 0 || n == std::string_view::npos) return false;
+    in.bump(n);
+    return true;
+  }
 };
 
 // ---- whitespace, ; comments, % escape lines --------------------------------
@@ -56,12 +56,12 @@ struct space : star<one<' ', '\t'>> {};
 struct rest_of_line : star<not_one<'\n', '\r'>> {};
 // True at the start of the chunk or just after a line break.
 struct at_line_start {
-    using rule_t = at_line_start;
-    using subs_t = pegtl::empty_list;
-    template <typename ParseInput>
-    static bool match(ParseInput& in) {
-        return in.current() == in.begin() || in.current()[-1] == '\n' || in.current()[-1] == '\r';
-    }
+  using rule_t = at_line_start;
+  using subs_t = pegtl::empty_list;
+  template <typename ParseInput>
+  static bool match(ParseInput& in) {
+    return in.current() == in.begin() || in.current()[-1] == '\n' || in.current()[-1] == '\r';
+  }
 };
 struct line_comment_text : rest_of_line {};
 struct line_comment : seq<one<';'>, line_comment_text> {};
@@ -70,40 +70,41 @@ struct escape_line : seq<at_line_start, one<'%'>, rest_of_line> {};
 // ---- { } comments ------------------------------------------------------------
 // Everything up to the next '}' (found with memchr); fails if there is none.
 struct comment_text {
-    using rule_t = comment_text;
-    using subs_t = pegtl::empty_list;
-    template <typename ParseInput>
-    static bool match(ParseInput& in) {
-        const void* close = std::memchr(in.current(), '}', in.size());
-        if (!close) return false;
-        in.bump(static_cast<std::size_t>(static_cast<const char*>(close) - in.current()));
-        return true;
-    }
+  using rule_t = comment_text;
+  using subs_t = pegtl::empty_list;
+  template <typename ParseInput>
+  static bool match(ParseInput& in) {
+    const void* close = std::memchr(in.current(), '}', in.size());
+    if (!close) return false;
+    in.bump(static_cast<std::size_t>(static_cast<const char*>(close) - in.current()));
+    return true;
+  }
 };
-template <> inline constexpr const char* error_message<comment_text> =
-    "unterminated comment: expected '}'";
+template <>
+inline constexpr const char* error_message<comment_text> = "unterminated comment: expected '}'";
 struct comment : if_must<one<'{'>, comment_text, one<'}'>> {};
 
 // ---- tag pairs -----------------------------------------------------------------
 // Letters, digits and _ + # = : - . (see tag_name_length).
 struct tag_name : scanned<tag_name> {
-    template <typename... S>
-    static std::size_t scan(const char* p, const char* end, S&...) { return tag_name_length(p, end); }
+  template <typename... S>
+  static std::size_t scan(const char* p, const char* end, S&...) {
+    return tag_name_length(p, end);
+  }
 };
 // The text between the quotes (possibly empty); see tag_value_length.
 struct tag_value {
-    using rule_t = tag_value;
-    using subs_t = pegtl::empty_list;
-    template <typename ParseInput>
-    static bool match(ParseInput& in) {
-        std::size_t n = tag_value_length(in.current(), in.end());
-        if (n == std::string_view::npos) return false;
-        in.bump(n);
-        return true;
-    }
+  using rule_t = tag_value;
+  using subs_t = pegtl::empty_list;
+  template <typename ParseInput>
+  static bool match(ParseInput& in) {
+    std::size_t n = tag_value_length(in.current(), in.end());
+    if (n == std::string_view::npos) return false;
+    in.bump(n);
+    return true;
+  }
 };
-struct tag_pair
-    : seq<one<'['>, space, tag_name, space, one<'"'>, tag_value, one<'"'>, space, one<']'>> {};
+struct tag_pair : seq<one<'['>, space, tag_name, space, one<'"'>, tag_value, one<'"'>, space, one<']'>> {};
 // A line starting with '[' that is not a well-formed tag pair.
 struct bad_tag : seq<one<'['>, rest_of_line> {};
 struct tag : sor<tag_pair, bad_tag> {};
@@ -111,23 +112,23 @@ struct tag : sor<tag_pair, bad_tag> {};
 // ---- movetext tokens ----------------------------------------------------------
 // A move token; its piece words come from the runtime WordTable.
 struct san_move : scanned<san_move> {
-    template <typename... S>
-    static std::size_t scan(const char* p, const char* end, S&... st) {
-        return move_length(p, end, words_of(st...));
-    }
+  template <typename... S>
+  static std::size_t scan(const char* p, const char* end, S&... st) {
+    return move_length(p, end, words_of(st...));
+  }
 };
 // Suffix glyphs, longest first: !! ?? !? ?! ! ? (NAGs 3 4 5 6 1 2).
 struct glyph {
-    using rule_t = glyph;
-    using subs_t = pegtl::empty_list;
-    template <typename ParseInput>
-    static bool match(ParseInput& in) {
-        const char* p = in.current();
-        std::size_t n = in.size(2);
-        if (n == 0 || (p[0] != '!' && p[0] != '?')) return false;
-        in.bump(n > 1 && (p[1] == '!' || p[1] == '?') ? 2 : 1);
-        return true;
-    }
+  using rule_t = glyph;
+  using subs_t = pegtl::empty_list;
+  template <typename ParseInput>
+  static bool match(ParseInput& in) {
+    const char* p = in.current();
+    std::size_t n = in.size(2);
+    if (n == 0 || (p[0] != '!' && p[0] != '?')) return false;
+    in.bump(n > 1 && (p[1] == '!' || p[1] == '?') ? 2 : 1);
+    return true;
+  }
 };
 struct move : seq<san_move, star<glyph>> {};
 struct ellipsis : string<'\xE2', '\x80', '\xA6'> {};  // U+2026
@@ -139,11 +140,11 @@ struct move_number : seq<plus<digit>, sor<seq<space, dots>, pegtl::at<sor<blank,
 struct periods : dots {};
 struct nag : seq<one<'$'>, plus<digit>> {};
 struct result_token : scanned<result_token> {
-    template <typename... S>
-    static std::size_t scan(const char* p, const char* end, S&...) {
-        const ResultWord* r = result_at(p, end);
-        return r ? r->text.size() : 0;
-    }
+  template <typename... S>
+  static std::size_t scan(const char* p, const char* end, S&...) {
+    const ResultWord* r = result_at(p, end);
+    return r ? r->text.size() : 0;
+  }
 };
 struct ep_token : seq<string<'e', '.', 'p', '.'>> {};  // a detached "e.p.", dropped
 struct unknown_token : sor<plus<not_one<' ', '\t', '\n', '\r', '\f', '\v', '{', '}', '(', ')', ';', '[', ']'>>, any> {};
@@ -151,19 +152,20 @@ struct unknown_token : sor<plus<not_one<' ', '\t', '\n', '\r', '\f', '\v', '{', 
 // ---- variations ----------------------------------------------------------------
 struct var_open : one<'('> {};
 struct var_close : one<')'> {};
-template <> inline constexpr const char* error_message<var_close> =
-    "expected ')' to close the variation";
+template <>
+inline constexpr const char* error_message<var_close> = "expected ')' to close the variation";
 struct var_result : result_token {};  // a result inside a variation: reported, ignored
-struct var_unknown : sor<plus<not_one<' ', '\t', '\n', '\r', '\f', '\v', '{', '}', '(', ')', ';', '[', ']'>>, not_one<')'>> {};
+struct var_unknown
+    : sor<plus<not_one<' ', '\t', '\n', '\r', '\f', '\v', '{', '}', '(', ')', ';', '[', ']'>>, not_one<')'>> {};
 struct variation;
-struct var_item : sor<blank, move_number, move, comment, variation, nag, glyph, var_result,
-                      line_comment, escape_line, ep_token, periods, var_unknown> {};
+struct var_item : sor<blank, move_number, move, comment, variation, nag, glyph, var_result, line_comment, escape_line,
+                      ep_token, periods, var_unknown> {};
 struct variation : if_must<var_open, star<var_item>, var_close> {};
 
 // ---- a game ---------------------------------------------------------------------
 struct stray_close : one<')'> {};
-struct item : sor<blank, move_number, move, comment, variation, nag, glyph, result_token,
-                  line_comment, escape_line, ep_token, stray_close, periods, unknown_token> {};
+struct item : sor<blank, move_number, move, comment, variation, nag, glyph, result_token, line_comment, escape_line,
+                  ep_token, stray_close, periods, unknown_token> {};
 struct header : star<sor<blank, comment, line_comment, escape_line, tag>> {};
 struct game : seq<header, star<item>, eof> {};
 

@@ -15,49 +15,50 @@ namespace qipu::grammar::pgn {
 // Piece words a move token may start with; filled at run time so other
 // notations (马, ♘, ...) plug in without changing the grammar.
 class WordTable {
-public:
-    WordTable() = default;
-    WordTable(const std::vector<std::string>& words, bool space_after) : space_after_(space_after) {
-        for (const auto& w : words) {
-            if (w.empty()) continue;
-            auto c = static_cast<unsigned char>(w[0]);
-            if (w.size() == 1) single_[c] = true;
-            else longer_[c].push_back(w);
-        }
+ public:
+  WordTable() = default;
+  WordTable(const std::vector<std::string>& words, bool space_after) : space_after_(space_after) {
+    for (const auto& w : words) {
+      if (w.empty()) continue;
+      auto c = static_cast<unsigned char>(w[0]);
+      if (w.size() == 1)
+        single_[c] = true;
+      else
+        longer_[c].push_back(w);
     }
-    // Length of the longest piece word at p, 0 if none.
-    [[nodiscard]] std::size_t match(const char* p, const char* end) const {
-        if (p == end) return 0;
-        auto c = static_cast<unsigned char>(*p);
-        std::size_t best = single_[c] ? 1 : 0;
-        for (const auto& w : longer_[c])  // usually none: only words of two or more bytes
-            if (w.size() > best && static_cast<std::size_t>(end - p) >= w.size() &&
-                std::memcmp(p, w.data(), w.size()) == 0)
-                best = w.size();
-        return best;
-    }
-    [[nodiscard]] bool space_after() const { return space_after_; }
+  }
+  // Length of the longest piece word at p, 0 if none.
+  [[nodiscard]] std::size_t match(const char* p, const char* end) const {
+    if (p == end) return 0;
+    auto c = static_cast<unsigned char>(*p);
+    std::size_t best = single_[c] ? 1 : 0;
+    for (const auto& w : longer_[c])  // usually none: only words of two or more bytes
+      if (w.size() > best && static_cast<std::size_t>(end - p) >= w.size() && std::memcmp(p, w.data(), w.size()) == 0)
+        best = w.size();
+    return best;
+  }
+  [[nodiscard]] bool space_after() const { return space_after_; }
 
-private:
-    std::array<std::vector<std::string>, 256> longer_{};  // words of two or more bytes, by first byte
-    std::array<bool, 256> single_{};                      // one-byte words
-    bool space_after_ = true;
+ private:
+  std::array<std::vector<std::string>, 256> longer_{};  // words of two or more bytes, by first byte
+  std::array<bool, 256> single_{};                      // one-byte words
+  bool space_after_ = true;
 };
 
 // A set of bytes as a table: one load to test a byte, where a chain of compares runs
 // for every byte of every token and tag.
 struct ByteSet {
-    bool has[256];
-    constexpr explicit ByteSet(std::string_view bytes) : has{} {
-        for (char c : bytes) has[static_cast<unsigned char>(c)] = true;
-    }
-    constexpr bool operator[](char c) const { return has[static_cast<unsigned char>(c)]; }
-    // The same set less one byte.
-    [[nodiscard]] constexpr ByteSet without(char c) const {
-        ByteSet s = *this;
-        s.has[static_cast<unsigned char>(c)] = false;
-        return s;
-    }
+  bool has[256];
+  constexpr explicit ByteSet(std::string_view bytes) : has{} {
+    for (char c : bytes) has[static_cast<unsigned char>(c)] = true;
+  }
+  constexpr bool operator[](char c) const { return has[static_cast<unsigned char>(c)]; }
+  // The same set less one byte.
+  [[nodiscard]] constexpr ByteSet without(char c) const {
+    ByteSet s = *this;
+    s.has[static_cast<unsigned char>(c)] = false;
+    return s;
+  }
 };
 
 // Characters that end a token (besides the end of input).
@@ -67,19 +68,19 @@ inline bool is_delimiter(char c) { return kDelimiters[c]; }
 inline bool at_delimiter(const char* p, const char* end) { return p == end || is_delimiter(*p); }
 
 inline bool starts(const char* p, const char* end, std::string_view s) {
-    return static_cast<std::size_t>(end - p) >= s.size() && std::memcmp(p, s.data(), s.size()) == 0;
+  return static_cast<std::size_t>(end - p) >= s.size() && std::memcmp(p, s.data(), s.size()) == 0;
 }
 
 // Flags of the characters that make up the board part of a move.
 enum : unsigned char { kFile = 1, kRank = 2, kSep = 4 };
 struct CoordTable {
-    unsigned char f[256];
-    constexpr CoordTable() : f{} {
-        for (int c = 'a'; c <= 'h'; ++c) f[c] = kFile;
-        for (int c = '1'; c <= '8'; ++c) f[c] = kRank;
-        f[std::size_t{'x'}] = f[std::size_t{':'}] = f[std::size_t{'-'}] = kSep;
-    }
-    constexpr unsigned char operator[](char c) const { return f[static_cast<unsigned char>(c)]; }
+  unsigned char f[256];
+  constexpr CoordTable() : f{} {
+    for (int c = 'a'; c <= 'h'; ++c) f[c] = kFile;
+    for (int c = '1'; c <= '8'; ++c) f[c] = kRank;
+    f[std::size_t{'x'}] = f[std::size_t{':'}] = f[std::size_t{'-'}] = kSep;
+  }
+  constexpr unsigned char operator[](char c) const { return f[static_cast<unsigned char>(c)]; }
 };
 inline constexpr CoordTable kCoord;
 
@@ -88,134 +89,134 @@ inline bool is_rank(char c) { return kCoord[c] == kRank; }
 
 // A square: file then rank.
 inline const char* square_at(const char* p, const char* end) {
-    return (end - p >= 2 && is_file(p[0]) && is_rank(p[1])) ? p + 2 : nullptr;
+  return (end - p >= 2 && is_file(p[0]) && is_rank(p[1])) ? p + 2 : nullptr;
 }
 
 // Optional capture or long-algebraic separator: x : - or ×.
 inline const char* skip_separator(const char* p, const char* end) {
-    if (p < end && (*p == 'x' || *p == ':' || *p == '-')) return p + 1;
-    if (p < end && *p == '\xC3' && starts(p, end, "\xC3\x97")) return p + 2;
-    return p;
+  if (p < end && (*p == 'x' || *p == ':' || *p == '-')) return p + 1;
+  if (p < end && *p == '\xC3' && starts(p, end, "\xC3\x97")) return p + 2;
+  return p;
 }
 
 inline bool is_separator(char c) { return kCoord[c] == kSep; }
 
 // The general form of move_body, trying each shape in turn.
 inline const char* move_body_slow(const char* p, const char* end) {
-    if (const char* s = square_at(p, end)) {  // e2e4, e2-e4, e2xd3
-        if (const char* t = square_at(skip_separator(s, end), end)) return t;
-    }
-    if (p < end && (is_file(*p) || is_rank(*p))) {  // Nbd7, exd5, R1e2
-        if (const char* t = square_at(skip_separator(p + 1, end), end)) return t;
-    }
-    return square_at(skip_separator(p, end), end);  // e4, Nf3, Nxe5
+  if (const char* s = square_at(p, end)) {  // e2e4, e2-e4, e2xd3
+    if (const char* t = square_at(skip_separator(s, end), end)) return t;
+  }
+  if (p < end && (is_file(*p) || is_rank(*p))) {  // Nbd7, exd5, R1e2
+    if (const char* t = square_at(skip_separator(p + 1, end), end)) return t;
+  }
+  return square_at(skip_separator(p, end), end);  // e4, Nf3, Nxe5
 }
 
 // The board part of a move after the piece word: an optional from-square,
 // file or rank, an optional separator, then the target square. The fast path
 // reads the run of coordinate characters once and checks its shape.
 inline const char* move_body(const char* p, const char* end) {
-    const char* r = p;
-    while (r < end && r - p < 5 && kCoord[*r]) ++r;
-    if (r - p >= 2 && is_file(r[-2]) && is_rank(r[-1])) {
-        const char* pre = r - 2;
-        if (pre > p && is_separator(pre[-1])) --pre;
-        std::size_t k = static_cast<std::size_t>(pre - p);
-        if (k == 0 || (k == 1 && (is_file(*p) || is_rank(*p))) ||
-            (k == 2 && is_file(p[0]) && is_rank(p[1])))
-            return r;
-    }
-    return move_body_slow(p, end);
+  const char* r = p;
+  while (r < end && r - p < 5 && kCoord[*r]) ++r;
+  if (r - p >= 2 && is_file(r[-2]) && is_rank(r[-1])) {
+    const char* pre = r - 2;
+    if (pre > p && is_separator(pre[-1])) --pre;
+    std::size_t k = static_cast<std::size_t>(pre - p);
+    if (k == 0 || (k == 1 && (is_file(*p) || is_rank(*p))) || (k == 2 && is_file(p[0]) && is_rank(p[1]))) return r;
+  }
+  return move_body_slow(p, end);
 }
 
 // Promotion: =Q, Q, (Q), /Q with a piece word from the table, or a
 // lowercase UCI letter (e7e8q).
 inline const char* skip_promotion(const char* p, const char* end, const WordTable& words) {
-    if (std::size_t w = words.match(p, end)) return p + w;
-    if (p < end && (*p == 'q' || *p == 'r' || *p == 'b' || *p == 'n') && at_delimiter(p + 1, end))
-        return p + 1;
-    if (p < end && (*p == '=' || *p == '/')) {
-        if (std::size_t w = words.match(p + 1, end)) return p + 1 + w;
-    }
-    if (p < end && *p == '(') {
-        std::size_t w = words.match(p + 1, end);
-        if (w && p + 1 + w < end && p[1 + w] == ')') return p + 2 + w;
-    }
-    return p;
+  if (std::size_t w = words.match(p, end)) return p + w;
+  if (p < end && (*p == 'q' || *p == 'r' || *p == 'b' || *p == 'n') && at_delimiter(p + 1, end)) return p + 1;
+  if (p < end && (*p == '=' || *p == '/')) {
+    if (std::size_t w = words.match(p + 1, end)) return p + 1 + w;
+  }
+  if (p < end && *p == '(') {
+    std::size_t w = words.match(p + 1, end);
+    if (w && p + 1 + w < end && p[1 + w] == ')') return p + 2 + w;
+  }
+  return p;
 }
 
 // Trailing e.p., then check marks + ++ #.
 inline const char* skip_suffix(const char* p, const char* end) {
-    if (p < end && *p == 'e' && starts(p, end, "e.p.")) p += 4;
-    if (starts(p, end, "++")) return p + 2;
-    if (p < end && (*p == '+' || *p == '#')) return p + 1;
-    return p;
+  if (p < end && *p == 'e' && starts(p, end, "e.p.")) p += 4;
+  if (starts(p, end, "++")) return p + 2;
+  if (p < end && (*p == '+' || *p == '#')) return p + 1;
+  return p;
 }
 
 // Length of a move token at p (castling, null move, SAN or long algebraic),
 // glyphs excluded; 0 if there is none ending at a delimiter.
 inline std::size_t move_length(const char* p, const char* end, const WordTable& words) {
-    const char* q = nullptr;
-    if (p < end && (*p == 'O' || *p == '0' || *p == '-' || *p == 'Z')) {
-        for (std::string_view s : {"O-O-O", "0-0-0", "O-O", "0-0", "--", "Z0"}) {
-            if (starts(p, end, s)) {
-                q = p + s.size();
-                break;
-            }
-        }
+  const char* q = nullptr;
+  if (p < end && (*p == 'O' || *p == '0' || *p == '-' || *p == 'Z')) {
+    for (std::string_view s : {"O-O-O", "0-0-0", "O-O", "0-0", "--", "Z0"}) {
+      if (starts(p, end, s)) {
+        q = p + s.size();
+        break;
+      }
     }
-    if (!q) {
-        const char* b = p + words.match(p, end);
-        if (b < end && *b == '@') q = square_at(b + 1, end);  // a drop: N@f3
-        else q = move_body(b, end);
-        if (!q && b != p && words.space_after()) {  // "马 f3"
-            const char* s = b;
-            while (s < end && (*s == ' ' || *s == '\t')) ++s;
-            if (s != b) q = move_body(s, end);
-        }
-        if (!q) return 0;
-        if (*b != '@') q = skip_promotion(q, end, words);
+  }
+  if (!q) {
+    const char* b = p + words.match(p, end);
+    if (b < end && *b == '@')
+      q = square_at(b + 1, end);  // a drop: N@f3
+    else
+      q = move_body(b, end);
+    if (!q && b != p && words.space_after()) {  // "马 f3"
+      const char* s = b;
+      while (s < end && (*s == ' ' || *s == '\t')) ++s;
+      if (s != b) q = move_body(s, end);
     }
-    q = skip_suffix(q, end);
-    return at_delimiter(q, end) ? static_cast<std::size_t>(q - p) : 0;
+    if (!q) return 0;
+    if (*b != '@') q = skip_promotion(q, end, words);
+  }
+  q = skip_suffix(q, end);
+  return at_delimiter(q, end) ? static_cast<std::size_t>(q - p) : 0;
 }
 
 // Game results; the second member is the normalised form.
 struct ResultWord {
-    std::string_view text, normal;
+  std::string_view text, normal;
 };
 inline constexpr ResultWord kResults[] = {
-    {"1-0", "1-0"}, {"0-1", "0-1"}, {"1/2-1/2", "1/2-1/2"}, {"*", "*"},
-    {"\xC2\xBD-\xC2\xBD", "1/2-1/2"},                     // ½-½
+    {"1-0", "1-0"},
+    {"0-1", "0-1"},
+    {"1/2-1/2", "1/2-1/2"},
+    {"*", "*"},
+    {"\xC2\xBD-\xC2\xBD", "1/2-1/2"},                             // ½-½
     {"\xE7\x99\xBD\xE6\x96\xB9\xE8\x83\x9C\xE5\x88\xA9", "1-0"},  // 白方胜利
     {"\xE9\xBB\x91\xE6\x96\xB9\xE8\x83\x9C\xE5\x88\xA9", "0-1"},  // 黑方胜利
-    {"\xE7\x99\xBD\xE8\x83\x9C", "1-0"},                  // 白胜
-    {"\xE9\xBB\x91\xE8\x83\x9C", "0-1"},                  // 黑胜
-    {"\xE5\x92\x8C\xE6\xA3\x8B", "1/2-1/2"},              // 和棋
-    {"\xE5\x92\x8C\xE5\xB1\x80", "1/2-1/2"},              // 和局
+    {"\xE7\x99\xBD\xE8\x83\x9C", "1-0"},                          // 白胜
+    {"\xE9\xBB\x91\xE8\x83\x9C", "0-1"},                          // 黑胜
+    {"\xE5\x92\x8C\xE6\xA3\x8B", "1/2-1/2"},                      // 和棋
+    {"\xE5\x92\x8C\xE5\xB1\x80", "1/2-1/2"},                      // 和局
 };
 
 // The result word at p followed by a delimiter, or nullptr.
 inline const ResultWord* result_at(const char* p, const char* end) {
-    if (p == end) return nullptr;
-    char c = *p;
-    if (c != '1' && c != '0' && c != '*' && c != '\xC2' && c != '\xE5' && c != '\xE7' && c != '\xE9')
-        return nullptr;
-    for (const auto& r : kResults)
-        if (starts(p, end, r.text) && at_delimiter(p + r.text.size(), end)) return &r;
-    return nullptr;
+  if (p == end) return nullptr;
+  char c = *p;
+  if (c != '1' && c != '0' && c != '*' && c != '\xC2' && c != '\xE5' && c != '\xE7' && c != '\xE9') return nullptr;
+  for (const auto& r : kResults)
+    if (starts(p, end, r.text) && at_delimiter(p + r.text.size(), end)) return &r;
+  return nullptr;
 }
 
 // Bytes a tag value's scan stops at; the bytes a tag name is made of.
 inline constexpr ByteSet kTagValueStops("\\\"\n\r");
-inline constexpr ByteSet kTagNameChars(
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+#=:-.");
+inline constexpr ByteSet kTagNameChars("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+#=:-.");
 
 // Length of the tag name at p (letters, digits and _ + # = : - .), 0 if none.
 inline std::size_t tag_name_length(const char* p, const char* end) {
-    const char* q = p;
-    while (q < end && kTagNameChars[*q]) ++q;
-    return static_cast<std::size_t>(q - p);
+  const char* q = p;
+  while (q < end && kTagNameChars[*q]) ++q;
+  return static_cast<std::size_t>(q - p);
 }
 
 // Length of a tag value after its opening quote, up to (not including) the
@@ -223,19 +224,19 @@ inline std::size_t tag_name_length(const char* p, const char* end) {
 // value only if a ] follows it (spaces allowed), so [Event "The "Big" Game"]
 // still reads. Returns npos if the line ends first.
 inline std::size_t tag_value_length(const char* p, const char* end) {
-    for (const char* q = p; q < end; ++q) {
-        if (!kTagValueStops[*q]) continue;
-        if (*q == '\\' && q + 1 < end && q[1] != '\n' && q[1] != '\r') {
-            ++q;
-        } else if (*q == '"') {
-            const char* r = q + 1;
-            while (r < end && (*r == ' ' || *r == '\t')) ++r;
-            if (r < end && *r == ']') return static_cast<std::size_t>(q - p);
-        } else if (*q == '\n' || *q == '\r') {
-            break;
-        }
+  for (const char* q = p; q < end; ++q) {
+    if (!kTagValueStops[*q]) continue;
+    if (*q == '\\' && q + 1 < end && q[1] != '\n' && q[1] != '\r') {
+      ++q;
+    } else if (*q == '"') {
+      const char* r = q + 1;
+      while (r < end && (*r == ' ' || *r == '\t')) ++r;
+      if (r < end && *r == ']') return static_cast<std::size_t>(q - p);
+    } else if (*q == '\n' || *q == '\r') {
+      break;
     }
-    return std::string_view::npos;
+  }
+  return std::string_view::npos;
 }
 
 }  // namespace qipu::grammar::pgn

@@ -14,7 +14,10 @@ namespace qipu {
 
 // Castling rights: one bit per side and wing.
 enum CastlingRight : std::uint8_t {
-  WhiteShort = 1, WhiteLong = 2, BlackShort = 4, BlackLong = 8,
+  WhiteShort = 1,
+  WhiteLong = 2,
+  BlackShort = 4,
+  BlackLong = 8,
 };
 constexpr int castling_index(Color c, bool long_side) { return c * 2 + long_side; }
 
@@ -130,7 +133,7 @@ class Position {
   std::array<Bitboard, 2> by_color_{};
   std::array<Piece, 64> board_{};
   std::array<Square, 4> castling_rook_{NoSquare, NoSquare, NoSquare, NoSquare};
-  std::array<std::uint8_t, 64> castling_lost_{};  // rights lost by a move from or to each square
+  std::array<std::uint8_t, 64> castling_lost_{};           // rights lost by a move from or to each square
   std::array<Square, 2> king_square_{NoSquare, NoSquare};  // kept by put() and play(): asked for several times a ply
   Key key_ = 0;
   Bitboard checkers_ = 0;

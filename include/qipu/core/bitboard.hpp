@@ -27,7 +27,9 @@ constexpr bool more_than_one(Bitboard b) { return b & (b - 1); }
 
 // Shift a whole bitboard one step north (towards rank 8) or south, with no wrap.
 template <Color C>
-constexpr Bitboard pawn_push(Bitboard b) { return C == White ? b << 8 : b >> 8; }
+constexpr Bitboard pawn_push(Bitboard b) {
+  return C == White ? b << 8 : b >> 8;
+}
 
 namespace detail {
 struct Magic {
@@ -35,9 +37,7 @@ struct Magic {
   Bitboard magic;
   const Bitboard* attacks;
   unsigned shift;
-  [[nodiscard]] unsigned index(Bitboard occupied) const {
-    return unsigned(((occupied & mask) * magic) >> shift);
-  }
+  [[nodiscard]] unsigned index(Bitboard occupied) const { return unsigned(((occupied & mask) * magic) >> shift); }
 };
 struct Tables {
   Bitboard pawn[2][64];
@@ -68,9 +68,7 @@ inline Bitboard bishop_attacks(Square s, Bitboard occ) {
   const auto& m = detail::tables.bishop[s];
   return m.attacks[m.index(occ)];
 }
-inline Bitboard queen_attacks(Square s, Bitboard occ) {
-  return rook_attacks(s, occ) | bishop_attacks(s, occ);
-}
+inline Bitboard queen_attacks(Square s, Bitboard occ) { return rook_attacks(s, occ) | bishop_attacks(s, occ); }
 // Squares strictly between a and b when aligned, plus b itself (so it serves as a
 // check mask: block or capture). Just b when not aligned.
 inline Bitboard between_bb(Square a, Square b) { return detail::tables.between[a][b]; }

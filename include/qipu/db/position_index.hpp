@@ -31,7 +31,9 @@ class PositionIndexWriter {
     std::uint64_t key;
     std::int64_t game;
     int ply;
-    bool operator<(const Entry& o) const { return key != o.key ? key < o.key : game != o.game ? game < o.game : ply < o.ply; }
+    bool operator<(const Entry& o) const {
+      return key != o.key ? key < o.key : game != o.game ? game < o.game : ply < o.ply;
+    }
   };
   // Writes sorted entries as one segment; used by flush and by compaction.
   static void write_segment(Connection& db, const std::vector<Entry>& sorted);

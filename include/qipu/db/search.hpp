@@ -36,10 +36,10 @@ struct GameFilter {
   std::string event, site, opening;  // substring, case-insensitive
   std::string date_from, date_to;    // 1990, 1990.05, 1990.05.17
   std::optional<int> min_elo, max_elo;
-  bool both_elo = false;             // both players in the Elo range, not either
+  bool both_elo = false;  // both players in the Elo range, not either
   std::optional<int> min_plies, max_plies;
   std::optional<Termination> termination;
-  std::string material;              // KRPvKR
+  std::string material;  // KRPvKR
 };
 
 // Adds the filter's conditions to q.where and their values to q.params. Returns what is
@@ -59,10 +59,10 @@ struct PositionQuery {
 // Moves as a user writes them ("1.e4 c5 2.Nf3", any notation qipu reads, Chinese
 // included), replayed from the standard start.
 struct MoveList {
-  Position position;     // after the moves
-  std::string symbols;   // codec symbols, to compare with the stored moves
-  std::vector<Key> keys; // every position from the start, for naming the opening
-  std::string error;     // what is wrong with the text, or empty
+  Position position;      // after the moves
+  std::string symbols;    // codec symbols, to compare with the stored moves
+  std::vector<Key> keys;  // every position from the start, for naming the opening
+  std::string error;      // what is wrong with the text, or empty
 };
 MoveList parse_move_list(std::string_view text);
 
@@ -85,10 +85,10 @@ struct TopGame {
   double average_elo = 0;
 };
 struct Exploration {
-  MoveStats total;                // move unset: every game reaching the position
-  std::vector<MoveStats> moves;   // most played first
-  std::vector<TopGame> top_games; // highest average Elo first
-  std::uint64_t replayed = 0;     // games without index entries, replayed to find the position
+  MoveStats total;                 // move unset: every game reaching the position
+  std::vector<MoveStats> moves;    // most played first
+  std::vector<TopGame> top_games;  // highest average Elo first
+  std::uint64_t replayed = 0;      // games without index entries, replayed to find the position
 };
 // Each game counts once, at the first time it reaches the position.
 Exploration explore(Connection& db, const Position& pos, const GameQuery& filter, std::size_t top = 10);

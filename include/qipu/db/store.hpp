@@ -30,12 +30,12 @@ std::string database_path(const std::string& option);
 
 // What the workers compute for each game before it reaches the writer.
 struct EncodedGame {
-  std::string moves;           // codec: ranked moves, Huffman coded
-  std::string notes;           // codec: annotations, empty when none
-  std::vector<Key> keys;       // every mainline position, from ply 0
-  std::string material;        // final material signature (db/search.hpp)
+  std::string moves;                    // codec: ranked moves, Huffman coded
+  std::string notes;                    // codec: annotations, empty when none
+  std::vector<Key> keys;                // every mainline position, from ply 0
+  std::string material;                 // final material signature (db/search.hpp)
   std::string eco, opening, variation;  // ECO classification (db/eco.hpp); eco is used only without an ECO tag
-  std::string error;           // why the game cannot be stored (then it is a reject), or empty
+  std::string error;                    // why the game cannot be stored (then it is a reject), or empty
 };
 // Encodes a game's mainline move by move while it is replayed (ReplayOptions::
 // on_mainline_move), so that the importer does not replay each game a second time.

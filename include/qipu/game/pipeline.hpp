@@ -33,9 +33,9 @@ struct PipelineOptions {
 // What happened to one input as a whole.
 struct InputReport {
   std::string path;
-  std::string encoding;          // "utf-8", "gb18030", "windows-1252"
-  std::string compression;       // "plain", "gzip", "zstd"
-  std::uint64_t bytes = 0;       // decoded bytes read
+  std::string encoding;                        // "utf-8", "gb18030", "windows-1252"
+  std::string compression;                     // "plain", "gzip", "zstd"
+  std::uint64_t bytes = 0;                     // decoded bytes read
   std::vector<pgn::SyntaxError> input_errors;  // cannot open, corrupt data, dropped chunks
   bool opened = false;
 };

@@ -18,11 +18,11 @@
 namespace qipu::game {
 
 struct Diagnostic {
-  bool error = true;     // false: a warning
-  pgn::SourcePos pos;    // where in the source
-  int ply = 0;           // 1 for White's first move; 0 for the game as a whole
-  std::string move;      // "31. Qxe1" as written, or empty
-  std::string message;   // what is wrong and what was expected
+  bool error = true;              // false: a warning
+  pgn::SourcePos pos;             // where in the source
+  int ply = 0;                    // 1 for White's first move; 0 for the game as a whole
+  std::string move;               // "31. Qxe1" as written, or empty
+  std::string message;            // what is wrong and what was expected
   Problem kind = Problem::other;  // the same for programs (problem_code)
 };
 
@@ -36,7 +36,7 @@ struct Annotations {
   std::vector<std::string> pre_comments;  // comments before the move (start of a line)
   std::vector<std::string> comments;      // comments after the move
   std::vector<std::uint8_t> nags;
-  std::vector<Line> variations;           // alternatives to this move, in order
+  std::vector<Line> variations;  // alternatives to this move, in order
 };
 
 struct MoveNode {
@@ -59,8 +59,8 @@ struct GameRecord {
 
   std::uint64_t index = 0;  // position of the game in its input, from 1
   pgn::SourcePos start;
-  Tags tags;  // in source order
-  std::optional<std::string> start_fen;                   // set-up position, when given
+  Tags tags;                             // in source order
+  std::optional<std::string> start_fen;  // set-up position, when given
   Position start_position;
   Line mainline;
   std::vector<std::string> final_comments;  // comments of a game with no moves
@@ -68,10 +68,10 @@ struct GameRecord {
   Termination termination = Termination::None;
   Position final_position;
   std::vector<Diagnostic> diagnostics;
-  std::string raw;     // the game's text as decoded (kept for rejects)
+  std::string raw;                 // the game's text as decoded (kept for rejects)
   const char* encoding = "utf-8";  // what raw was decoded from (pgn::RawGame::encoding)
-  std::string output;  // what a pipeline's prepare step made of the game, as text
-  std::any extra;      // or as any other value (the importer's encoded rows)
+  std::string output;              // what a pipeline's prepare step made of the game, as text
+  std::any extra;                  // or as any other value (the importer's encoded rows)
 
   // Makes the record as new, keeping the memory of its tags, moves and diagnostics for
   // the next game read into it.
@@ -132,7 +132,8 @@ struct StartTags {
 // `slip`, that is described there (a warning, or an error under --strict).
 std::string set_up_start(GameRecord& rec, std::string* repairs = nullptr);
 // The same, with the tags already found (the replayer notes them as they are read).
-std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs, std::string_view* slip = nullptr);
+std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs,
+                         std::string_view* slip = nullptr);
 
 // "31. Qxe1" or "31... Qxe1" for a move played from `before` (the text shown as by
 // display_token).

@@ -11,10 +11,10 @@
 namespace qipu {
 
 struct Notation {
-  std::string_view code;              // "en", "zh", "zh-Hant", "fan", "de", …
-  std::string_view description;       // for --help
-  PieceNames names;                   // the words written for each piece
-  bool space_after_piece = false;     // the language's own style writes "马 f3"
+  std::string_view code;                     // "en", "zh", "zh-Hant", "fan", "de", …
+  std::string_view description;              // for --help
+  PieceNames names;                          // the words written for each piece
+  bool space_after_piece = false;            // the language's own style writes "马 f3"
   std::vector<std::string_view> pawn_words;  // words for the pawn accepted on input ("B", "兵")
 };
 
@@ -48,9 +48,9 @@ struct Reading {
 };
 struct MoveReadings {
   std::vector<Reading> readings;
-  std::string error;          // why nothing parsed, when readings is empty
-  bool ignorable = false;     // a lone en passant mark ("e.p.", 吃过路兵): accept and drop
-  bool xiangqi = false;       // the token is a xiangqi move (炮二平五): refuse the game
+  std::string error;       // why nothing parsed, when readings is empty
+  bool ignorable = false;  // a lone en passant mark ("e.p.", 吃过路兵): accept and drop
+  bool xiangqi = false;    // the token is a xiangqi move (炮二平五): refuse the game
 };
 // `preferred` (the table that read an earlier move of the same game) is tried first.
 MoveReadings read_move(std::string_view token, const Notation* preferred = nullptr);

@@ -13,11 +13,11 @@ namespace qipu {
 
 // Departures from standard SAN that the reader accepts but reports (errors in --strict).
 enum SanStyle : std::uint8_t {
-  StyleZeroCastling = 1,  // 0-0 instead of O-O
-  StylePawnLetter = 2,    // an explicit P
-  StyleLongAlgebraic = 4, // origin square given (e2-e4, Ng1f3)
-  StyleEpSuffix = 8,      // trailing e.p.
-  StyleDoubleCheck = 16,  // ++ for check
+  StyleZeroCastling = 1,   // 0-0 instead of O-O
+  StylePawnLetter = 2,     // an explicit P
+  StyleLongAlgebraic = 4,  // origin square given (e2-e4, Ng1f3)
+  StyleEpSuffix = 8,       // trailing e.p.
+  StyleDoubleCheck = 16,   // ++ for check
 };
 
 struct San {
@@ -51,8 +51,8 @@ bool parse_plain_san(std::string_view token, San& san);
 
 // What went wrong when a SAN does not name exactly one legal move.
 struct SanResolution {
-  Move move;                // set when exactly one legal move matches
-  std::string error;        // illegal or ambiguous, with the reason
+  Move move;          // set when exactly one legal move matches
+  std::string error;  // illegal or ambiguous, with the reason
   bool ambiguous = false;
 };
 SanResolution resolve_san(const Position& pos, const San& san);
@@ -62,8 +62,8 @@ Move find_move(const Position& pos, const San& san);
 
 // Piece words for writing moves; English SAN letters by default.
 struct PieceNames {
-  std::string_view name;                  // "en", "zh", …
-  std::string_view pieces[7];             // indexed by PieceType; the pawn's word is usually empty
+  std::string_view name;       // "en", "zh", …
+  std::string_view pieces[7];  // indexed by PieceType; the pawn's word is usually empty
   std::string_view castle_short = "O-O";
   std::string_view castle_long = "O-O-O";
 };
@@ -75,7 +75,7 @@ struct SanShape {
   PieceType piece = NoPieceType;  // NoPieceType: not known
   bool capture = false;
   bool from_file = false, from_rank = false;  // disambiguation needed
-  San::Suffix suffix = San::Suffix::None;      // check or mate, found after the move
+  San::Suffix suffix = San::Suffix::None;     // check or mate, found after the move
   [[nodiscard]] bool known() const { return piece != NoPieceType; }
 };
 // The shape of move m played from `before`, without its suffix.

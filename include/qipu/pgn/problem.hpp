@@ -11,42 +11,42 @@ namespace qipu {
 
 // One list, so that a kind and its code cannot drift apart: the code is the kind's
 // name. New kinds go at the end.
-#define QIPU_PROBLEMS(X)                                         \
-  X(other)                                                       \
-  X(input_error)                                                 \
-  X(game_too_large)                                              \
-  X(text_before_game)                                            \
-  X(invalid_bytes)                                               \
-  X(encoding_guessed)                                            \
-  X(syntax_error)                                                \
-  X(malformed_tag)                                               \
-  X(tag_too_long)                                                \
-  X(unknown_token)                                               \
-  X(stray_period)                                                \
-  X(nag_out_of_range)                                            \
-  X(unterminated_comment)                                        \
-  X(unclosed_variation)                                          \
-  X(unmatched_paren)                                             \
-  X(variation_too_deep)                                          \
-  X(result_in_variation)                                         \
-  X(misplaced_variation)                                         \
-  X(bad_start_position)                                          \
-  X(fen_repaired)                                                \
-  X(setup_without_fen)                                           \
-  X(unknown_move)                                                \
-  X(illegal_move)                                                \
-  X(ambiguous_move)                                              \
-  X(nonstandard_san)                                             \
-  X(superfluous_disambiguation)                                  \
-  X(wrong_capture_sign)                                          \
-  X(wrong_check_sign)                                            \
-  X(movetext_left_out)                                           \
-  X(missing_result)                                              \
-  X(result_tag_mismatch)                                         \
-  X(result_contradicts_position)                                 \
-  X(duplicate_tag)                                               \
-  X(malformed_date)                                              \
-  X(plycount_mismatch)                     
+#define QIPU_PROBLEMS(X)         \
+  X(other)                       \
+  X(input_error)                 \
+  X(game_too_large)              \
+  X(text_before_game)            \
+  X(invalid_bytes)               \
+  X(encoding_guessed)            \
+  X(syntax_error)                \
+  X(malformed_tag)               \
+  X(tag_too_long)                \
+  X(unknown_token)               \
+  X(stray_period)                \
+  X(nag_out_of_range)            \
+  X(unterminated_comment)        \
+  X(unclosed_variation)          \
+  X(unmatched_paren)             \
+  X(variation_too_deep)          \
+  X(result_in_variation)         \
+  X(misplaced_variation)         \
+  X(bad_start_position)          \
+  X(fen_repaired)                \
+  X(setup_without_fen)           \
+  X(unknown_move)                \
+  X(illegal_move)                \
+  X(ambiguous_move)              \
+  X(nonstandard_san)             \
+  X(superfluous_disambiguation)  \
+  X(wrong_capture_sign)          \
+  X(wrong_check_sign)            \
+  X(movetext_left_out)           \
+  X(missing_result)              \
+  X(result_tag_mismatch)         \
+  X(result_contradicts_position) \
+  X(duplicate_tag)               \
+  X(malformed_date)              \
+  X(plycount_mismatch)
 
 #define QIPU_PROBLEM_KIND(kind) kind,
 enum class Problem : std::uint8_t { QIPU_PROBLEMS(QIPU_PROBLEM_KIND) };

@@ -41,94 +41,94 @@
 namespace qipu::pgn {
 
 struct ReaderOptions {
-    // "auto", or an encoding iconv knows ("utf-8", "gb18030", "macintosh", "cp1251", ...);
-    // "latin1" and "iso-8859-1" are read as "windows-1252".
-    std::string encoding = "auto";
-    std::size_t max_game_bytes = std::size_t{64} << 20;
-    unsigned max_variation_depth = 1000;
-    std::size_t block_size = std::size_t{1} << 20;
-    // When true, a chunk holding only junk (errors, no tag or move) is still
-    // reported as a game (begin_game before its first error, then end_game),
-    // so callers that judge games can count it as an invalid one; and a word
-    // the grammar does not know is handed to Visitor::move for the caller's
-    // notation tables to judge (Chinese castling words, xiangqi to refuse).
-    bool junk_as_game = false;
-    TokenWords words;
-    // Reads all movetext through the grammar, without the hand-written scan of
-    // plain moves (the two give the same events; tests compare them).
-    bool grammar_only = false;
+  // "auto", or an encoding iconv knows ("utf-8", "gb18030", "macintosh", "cp1251", ...);
+  // "latin1" and "iso-8859-1" are read as "windows-1252".
+  std::string encoding = "auto";
+  std::size_t max_game_bytes = std::size_t{64} << 20;
+  unsigned max_variation_depth = 1000;
+  std::size_t block_size = std::size_t{1} << 20;
+  // When true, a chunk holding only junk (errors, no tag or move) is still
+  // reported as a game (begin_game before its first error, then end_game),
+  // so callers that judge games can count it as an invalid one; and a word
+  // the grammar does not know is handed to Visitor::move for the caller's
+  // notation tables to judge (Chinese castling words, xiangqi to refuse).
+  bool junk_as_game = false;
+  TokenWords words;
+  // Reads all movetext through the grammar, without the hand-written scan of
+  // plain moves (the two give the same events; tests compare them).
+  bool grammar_only = false;
 };
 
 struct ReadStats {
-    std::uint64_t games = 0;   // games reported through begin_game
-    std::uint64_t errors = 0;  // syntax and input errors
-    std::uint64_t bytes = 0;   // decoded bytes read
-    std::string encoding;      // the encoding used for the input
+  std::uint64_t games = 0;   // games reported through begin_game
+  std::uint64_t errors = 0;  // syntax and input errors
+  std::uint64_t bytes = 0;   // decoded bytes read
+  std::string encoding;      // the encoding used for the input
 };
 
 // One game's text cut from the input by the chunker. text is valid until the
 // next call to GameChunker::next.
 struct RawGame {
-    std::string_view text;
-    std::uint64_t index = 0;        // from 1
-    std::uint64_t byte_offset = 0;  // offset of text in the decoded input
-    std::uint32_t line = 1;         // line and column where text starts
-    std::uint32_t column = 1;
-    // Set when the chunk was dropped (e.g. larger than max_game_bytes); text is then empty.
-    std::string problem;
-    // Bytes that were not valid in the detected encoding and were decoded as
-    // Windows-1252; first_invalid is the decoded offset of the first.
-    std::uint32_t invalid_bytes = 0;
-    std::uint64_t first_invalid = 0;
-    // The encoding the text was decoded from ("utf-8", "gb18030", "windows-1252" or
-    // a name given in ReaderOptions::encoding); static storage.
-    const char* encoding = "utf-8";
-    // Set when auto detection read this game in another encoding than most of the
-    // input (a GB18030 game in a UTF-8 file): the decoded offset of its first
-    // non-ASCII character, where the note about it points.
-    bool own_encoding = false;
-    std::uint64_t own_encoding_at = 0;
-    // Prose before the input's first tag (a title, a note), skipped: its first line, cut
-    // to 60 bytes, and its place, for a warning in this game (the first). Empty if none.
-    std::string prose;
-    std::uint32_t prose_line = 0, prose_column = 0;
-    std::uint64_t prose_offset = 0;
+  std::string_view text;
+  std::uint64_t index = 0;        // from 1
+  std::uint64_t byte_offset = 0;  // offset of text in the decoded input
+  std::uint32_t line = 1;         // line and column where text starts
+  std::uint32_t column = 1;
+  // Set when the chunk was dropped (e.g. larger than max_game_bytes); text is then empty.
+  std::string problem;
+  // Bytes that were not valid in the detected encoding and were decoded as
+  // Windows-1252; first_invalid is the decoded offset of the first.
+  std::uint32_t invalid_bytes = 0;
+  std::uint64_t first_invalid = 0;
+  // The encoding the text was decoded from ("utf-8", "gb18030", "windows-1252" or
+  // a name given in ReaderOptions::encoding); static storage.
+  const char* encoding = "utf-8";
+  // Set when auto detection read this game in another encoding than most of the
+  // input (a GB18030 game in a UTF-8 file): the decoded offset of its first
+  // non-ASCII character, where the note about it points.
+  bool own_encoding = false;
+  std::uint64_t own_encoding_at = 0;
+  // Prose before the input's first tag (a title, a note), skipped: its first line, cut
+  // to 60 bytes, and its place, for a warning in this game (the first). Empty if none.
+  std::string prose;
+  std::uint32_t prose_line = 0, prose_column = 0;
+  std::uint64_t prose_offset = 0;
 };
 
 // Splits a source into game chunks (see chunker.cpp for the boundary rule).
 class GameChunker {
-public:
-    GameChunker(Source& src, const ReaderOptions& opts);
-    ~GameChunker();
-    GameChunker(const GameChunker&) = delete;
-    GameChunker& operator=(const GameChunker&) = delete;
+ public:
+  GameChunker(Source& src, const ReaderOptions& opts);
+  ~GameChunker();
+  GameChunker(const GameChunker&) = delete;
+  GameChunker& operator=(const GameChunker&) = delete;
 
-    // Fills game with the next chunk; false at the end of input.
-    // Throws SourceError when the source fails.
-    [[nodiscard]] bool next(RawGame& game);
-    // Name of the encoding chosen for the input (known after the first next()).
-    [[nodiscard]] const std::string& encoding() const;
-    [[nodiscard]] std::uint64_t bytes_read() const;
+  // Fills game with the next chunk; false at the end of input.
+  // Throws SourceError when the source fails.
+  [[nodiscard]] bool next(RawGame& game);
+  // Name of the encoding chosen for the input (known after the first next()).
+  [[nodiscard]] const std::string& encoding() const;
+  [[nodiscard]] std::uint64_t bytes_read() const;
 
-private:
-    struct Impl;
-    std::unique_ptr<Impl> impl_;
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 // Parses RawGames into visitor events; keeps scratch buffers between games.
 class GameParser {
-public:
-    explicit GameParser(const ReaderOptions& opts);
-    ~GameParser();
-    GameParser(const GameParser&) = delete;
-    GameParser& operator=(const GameParser&) = delete;
+ public:
+  explicit GameParser(const ReaderOptions& opts);
+  ~GameParser();
+  GameParser(const GameParser&) = delete;
+  GameParser& operator=(const GameParser&) = delete;
 
-    // Emits the events of one game. Returns Stop if the visitor asked to stop.
-    Visit parse(const RawGame& game, Visitor& v, ReadStats& stats);
+  // Emits the events of one game. Returns Stop if the visitor asked to stop.
+  Visit parse(const RawGame& game, Visitor& v, ReadStats& stats);
 
-private:
-    struct Impl;
-    std::unique_ptr<Impl> impl_;
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 // Reads every game of src. Input errors (corrupt compressed data) are reported
