@@ -246,3 +246,20 @@ TEST_CASE("convert --to json and the rejects table lead each error with its code
   CHECK(contains(rej.out, "    [illegal_move] 1:13: move 2. Ke3: "));
   cli_test::fs::remove_all(dir);
 }
+
+TEST_CASE("check --json gives the errors of an input, outside any game, their codes", "[problem_codes][cli]") {
+  auto dir = cli_test::temp_dir("problem_codes_inputs");
+  auto good = (dir / "good.pgn").string();
+  std::ofstream(good) << "1. e4 e5 *\n";
+  auto missing = (dir / "missing.pgn").string();
+  auto r = cli_test::run_qipu("check --json \"" + good + "\" \"" + missing + "\"");
+  CHECK(r.code == 2);  // an input that cannot be read
+  // The missing file's entry holds one error object with the input_error code.
+  auto at = r.out.find("missing.pgn\"");
+  REQUIRE(at != std::string::npos);
+  std::string entry = r.out.substr(at, r.out.find('\n', at) - at);
+  CHECK(contains(entry, "\"errors\":[{\"severity\":\"error\",\"code\":\"input_error\","));
+  CHECK(contains(entry, "No such file or directory\"}]"));
+  CHECK(contains(r.out, "good.pgn\",\"encoding\":\"utf-8\",\"compression\":\"plain\",\"bytes\":11,\"errors\":[]"));
+  cli_test::fs::remove_all(dir);
+}

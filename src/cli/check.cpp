@@ -34,6 +34,18 @@ void json_diagnostic(std::string& out, const game::Diagnostic& d) {
   out += "}";
 }
 
+// An error of the input outside any game (cannot open, corrupt data), shaped as a game's
+// diagnostic less the ply and move, so that programs read both the same way.
+void json_input_error(std::string& out, const pgn::SyntaxError& e) {
+  out += "{\"severity\":";
+  out += e.warning ? "\"warning\"" : "\"error\"";
+  out += ",\"code\":\"" + std::string(problem_code(e.kind)) + "\"";
+  out += ",\"line\":" + std::to_string(e.pos.line) + ",\"column\":" + std::to_string(e.pos.column);
+  out += ",\"message\":";
+  append_json_string(out, e.message);
+  out += "}";
+}
+
 // One JSON object per game that has something to report.
 std::string json_game(const std::string& file, const game::GameRecord& rec) {
   std::string out = "{\"file\":";
@@ -90,7 +102,7 @@ void run_check(const CheckOptions& o) {
       s += ",\"bytes\":" + std::to_string(in.bytes) + ",\"errors\":[";
       for (std::size_t i = 0; i < in.input_errors.size(); ++i) {
         if (i) s += ',';
-        append_json_string(s, in.input_errors[i].message);
+        json_input_error(s, in.input_errors[i]);
       }
       json_inputs += (json_inputs.empty() ? "" : ",\n") + s + "]}";
     } else if (in.opened && in.encoding != "utf-8" && !in.encoding.empty()) {

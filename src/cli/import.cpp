@@ -193,7 +193,7 @@ void run_import(const ImportCmdOptions& o) {
     // SQLite's own messages ("database or disk is full") do not say which file.
     std::string what = e.what();
     if (what.find(path) != std::string::npos) throw;
-    throw db::DbError(path + ": " + what + " (batches committed before this stay whole)");
+    throw db::DbError(path + ": " + what + " (batches committed before this stay whole)", e.code());
   }
 }
 

@@ -37,7 +37,10 @@ int main(int argc, char** argv) {
   } catch (const qipu::db::DbError& e) {
     // Every database command fails the same way: say which command and why, exit 2.
     auto subs = app.get_subcommands();
-    std::cerr << "qipu " << (subs.empty() ? std::string() : subs.front()->get_name()) << ": " << e.what() << "\n";
+    // SQLite's code, when it gave one, in brackets for scripts, as the problem codes are.
+    std::cerr << "qipu " << (subs.empty() ? std::string() : subs.front()->get_name()) << ": " << e.what();
+    if (e.code() != 0) std::cerr << " [" << e.code_name() << "]";
+    std::cerr << "\n";
     return 2;
   }
   return qipu::cli::exit_code();

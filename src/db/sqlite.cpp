@@ -24,6 +24,20 @@ std::string file_uri(const std::string& path, Connection::Mode mode) {
 
 }  // namespace
 
+std::string_view DbError::code_name() const noexcept {
+  // SQLite's primary result codes, which its documentation promises never to change.
+  static constexpr std::string_view names[] = {
+      "sqlite_ok",        "sqlite_error",    "sqlite_internal", "sqlite_perm",     "sqlite_abort",
+      "sqlite_busy",      "sqlite_locked",   "sqlite_nomem",    "sqlite_readonly", "sqlite_interrupt",
+      "sqlite_ioerr",     "sqlite_corrupt",  "sqlite_notfound", "sqlite_full",     "sqlite_cantopen",
+      "sqlite_protocol",  "sqlite_empty",    "sqlite_schema",   "sqlite_toobig",   "sqlite_constraint",
+      "sqlite_mismatch",  "sqlite_misuse",   "sqlite_nolfs",    "sqlite_auth",     "sqlite_format",
+      "sqlite_range",     "sqlite_notadb",   "sqlite_notice",   "sqlite_warning"};
+  if (code_ == 0) return "db_invalid";
+  std::size_t primary = std::size_t(code_ & 0xff);
+  return primary < std::size(names) ? names[primary] : "sqlite_error";
+}
+
 Connection::Connection(const std::string& path, Mode mode) : path_(path) {
   int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
   std::string name = path;
@@ -34,9 +48,10 @@ Connection::Connection(const std::string& path, Mode mode) : path_(path) {
   int rc = sqlite3_open_v2(name.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    if (db_) rc = sqlite3_extended_errcode(db_);
     sqlite3_close(db_);
     db_ = nullptr;
-    throw DbError("cannot open database " + path + ": " + msg);
+    throw DbError("cannot open database " + path + ": " + msg, rc);
   }
   sqlite3_extended_result_codes(db_, 1);
   // Another writer holds the lock: wait for it rather than fail at once.
@@ -47,10 +62,10 @@ Connection::~Connection() { sqlite3_close_v2(db_); }
 
 void Connection::exec(const std::string& sql) {
   char* err = nullptr;
-  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+  if (int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err); rc != SQLITE_OK) {
     std::string msg = err ? err : sqlite3_errmsg(db_);
     sqlite3_free(err);
-    throw DbError(path_ + ": " + msg);
+    throw DbError(path_ + ": " + msg, sqlite3_extended_errcode(db_));
   }
 }
 
@@ -60,7 +75,8 @@ std::int64_t Connection::last_insert_id() const { return sqlite3_last_insert_row
 
 Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
   int rc = sqlite3_prepare_v3(db, sql.data(), int(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr);
-  if (rc != SQLITE_OK) throw DbError(std::string("SQL error: ") + sqlite3_errmsg(db) + " in: " + std::string(sql));
+  if (rc != SQLITE_OK)
+    throw DbError(std::string("SQL error: ") + sqlite3_errmsg(db) + " in: " + std::string(sql), sqlite3_extended_errcode(db));
 }
 
 Statement::~Statement() { sqlite3_finalize(stmt_); }
@@ -78,7 +94,7 @@ Statement& Statement::operator=(Statement&& o) noexcept {
 }
 
 void Statement::check(int rc, const char* what) const {
-  if (rc != SQLITE_OK) throw DbError(std::string(what) + ": " + sqlite3_errmsg(db_));
+  if (rc != SQLITE_OK) throw DbError(std::string(what) + ": " + sqlite3_errmsg(db_), sqlite3_extended_errcode(db_));
 }
 
 Statement& Statement::bind(int i, std::int64_t v) {
@@ -115,8 +131,9 @@ bool Statement::step() {
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
   std::string msg = sqlite3_errmsg(db_);
+  rc = sqlite3_extended_errcode(db_);  // sqlite3_step already gives it; read before reset
   sqlite3_reset(stmt_);
-  throw DbError(msg);
+  throw DbError(msg, rc);
 }
 
 void Statement::run() {

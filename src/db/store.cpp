@@ -50,7 +50,7 @@ Identity read_identity(Connection& db, const std::string& path) {
         "(SELECT count(*) FROM sqlite_master)");
     if (!st.step()) return {};
     return {st.int64(0), st.int64(1), st.int64(2)};
-  } catch (const DbError& e) { throw DbError(path + " is not a qipu database (" + e.what() + ")"); }
+  } catch (const DbError& e) { throw DbError(path + " is not a qipu database (" + e.what() + ")", e.code()); }
 }
 
 // Checks that the file is a qipu database this program can read (or an empty file).

@@ -13,10 +13,19 @@ struct sqlite3_stmt;
 
 namespace qipu::db {
 
-// The one exception type of the db module: SQLite said no, with its message.
+// The one exception type of the db module: SQLite said no, with its message and its
+// result code, or qipu found the database wrong (a damaged game, a newer schema), code 0.
 class DbError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit DbError(const std::string& what, int sqlite_code = 0) : std::runtime_error(what), code_(sqlite_code) {}
+  // SQLite's extended result code (SQLITE_FULL, SQLITE_IOERR_WRITE, ...), or 0.
+  [[nodiscard]] int code() const noexcept { return code_; }
+  // A stable name for programs: "sqlite_full", "sqlite_busy", ... from the primary code,
+  // "sqlite_error" for one this build does not know, "db_invalid" for qipu's own.
+  [[nodiscard]] std::string_view code_name() const noexcept;
+
+ private:
+  int code_;
 };
 
 class Statement;
