@@ -1,5 +1,6 @@
-// Helpers for tests that run the qipu program (or a shell pipeline around it) as a
-// child process: its output, exit code, peak memory and time.
+// Helpers shared by the tests: text (slurp, split, lower, lines_of, contains), temporary
+// directories, sample games, and running the qipu program (or a shell pipeline around it)
+// as a child process: its output, exit code, peak memory and time.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -10,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -36,6 +38,22 @@ inline std::string slurp(const std::string& p) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// Splits at every `sep`, keeping empty fields: "a,,b," is a, "", b, "".
+inline std::vector<std::string> split(std::string_view s, char sep) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  for (std::size_t at; (at = s.find(sep, from)) != std::string_view::npos; from = at + 1)
+    out.emplace_back(s.substr(from, at - from));
+  out.emplace_back(s.substr(from));
+  return out;
+}
+
+// ASCII letters in lower case; other bytes unchanged.
+inline std::string lower(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
 // Reads fd to its end.

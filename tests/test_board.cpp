@@ -27,9 +27,12 @@
 #include "qipu/board/perft.hpp"
 #include "qipu/board/position.hpp"
 
+#include "cli_util.hpp"
 #include "corpora.hpp"
 
 using namespace qipu;
+using cli_test::split;
+using cli_test::lower;
 
 namespace {
 
@@ -43,31 +46,11 @@ std::uint64_t env_cap() {
 // The node cap for one perft entry: the default, or the environment's when larger.
 std::uint64_t node_cap(std::uint64_t def) { return std::max(def, env_cap()); }
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : s) {
-    if (c == sep) {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
-
 std::string trim(std::string s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
   std::size_t i = 0;
   while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
   return s.substr(i);
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 // The first n space-separated fields of a FEN.

@@ -22,9 +22,11 @@
 #include "qipu/notation/san.hpp"
 #include "qipu/pgn/reader.hpp"
 
+#include "cli_util.hpp"
 #include "corpora.hpp"
 
 using namespace qipu;
+using cli_test::slurp;
 using game::GameRecord;
 namespace fs = std::filesystem;
 
@@ -61,13 +63,6 @@ std::string all_messages(const GameRecord& g) {
   std::string s;
   for (const auto& d : g.diagnostics) s += (d.error ? "E " : "W ") + d.move + ": " + d.message + "\n";
   return s;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 std::vector<std::string> uci_line(const Position& start, const game::Line& line) {

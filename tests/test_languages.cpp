@@ -12,20 +12,14 @@
 #include "qipu/game/writer.hpp"
 #include "qipu/notation/notation.hpp"
 
+#include "cli_util.hpp"
 #include "corpora.hpp"
 
 using namespace qipu;
+using cli_test::split;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<std::string> split(const std::string& line, char sep) {
-  std::vector<std::string> out;
-  std::stringstream ss(line);
-  std::string field;
-  while (std::getline(ss, field, sep)) out.push_back(field);
-  return out;
-}
 
 // The first reading of the token that is legal in the position, in English SAN.
 std::string read_as_san(const Position& pos, const std::string& token) {

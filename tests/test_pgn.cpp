@@ -17,9 +17,11 @@
 #include "qipu/pgn/line_counter.hpp"
 #include "qipu/pgn/reader.hpp"
 
+#include "cli_util.hpp"
 #include "corpora.hpp"
 
 using namespace qipu::pgn;
+using cli_test::slurp;
 namespace fs = std::filesystem;
 
 namespace {
@@ -107,13 +109,6 @@ std::string events_at(const std::string& pgn) {
   r.positions = true;
   run(pgn, r);
   return r.out;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
 }
 
 // Counts lines that start with [Event (after an optional BOM or blanks).

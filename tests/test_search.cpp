@@ -20,9 +20,11 @@
 #include "qipu/db/search.hpp"
 #include "qipu/game/pipeline.hpp"
 
+#include "cli_util.hpp"
 #include "corpora.hpp"
 
 using namespace qipu;
+using cli_test::lower;
 namespace fs = std::filesystem;
 
 namespace {
@@ -173,11 +175,6 @@ Ids expect(const std::function<bool(const FixtureGame&)>& pred) {
   for (std::size_t i = 0; i < g.size(); ++i)
     if (pred(g[i])) ids.insert(std::int64_t(i + 1));
   return ids;
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 bool contains(const std::string& hay, const std::string& needle) {
