@@ -7,7 +7,7 @@
 namespace {
 
 void run(benchmark::State& state, std::string_view fen, int depth) {
-  qipu::Position pos = *qipu::Position::from_fen(fen).position;
+  qipu::Position pos = qipu::Position::from_fen(fen).value();
   std::uint64_t nodes = 0;
   for (auto _ : state) nodes += qipu::perft(pos, depth);
   state.counters["nodes/s"] = benchmark::Counter(double(nodes), benchmark::Counter::kIsRate);

@@ -62,15 +62,15 @@ std::string fen_fields(const std::string& fen, int n) {
 }
 
 Position load(std::string_view fen, bool chess960 = false) {
-  FenResult r = Position::from_fen(fen, chess960);
-  INFO("FEN: " << fen << "  error: " << r.error);
+  auto r = Position::from_fen(fen, chess960);
+  INFO("FEN: " << fen << "  error: " << r.error());
   REQUIRE(r);
-  return *r.position;
+  return *r;
 }
 
 std::string fen_error(std::string_view fen, bool chess960 = false) {
-  FenResult r = Position::from_fen(fen, chess960);
-  return r ? std::string() : r.error;
+  auto r = Position::from_fen(fen, chess960);
+  return r ? std::string() : r.error();
 }
 
 std::set<std::string> legal_uci(const Position& pos) {
@@ -480,7 +480,7 @@ TEST_CASE("kokopu positions.csv: original FEN fields", "[board][kokopu][corpus]"
     bool c960 = variant == "chess960";
     auto f = split(row["FEN"], ' ');
     INFO(row["LABEL"] << ": " << row["FEN"]);
-    FenResult r = Position::from_fen(row["FEN"], c960);
+    auto r = Position::from_fen(row["FEN"], c960);
     bool ep_kept = f[3] == "-" || f[3].substr(0, 1) == row["EFF_EN_PASSANT"];
     // An en passant square whose capture is illegal (a pin, or a check the capture does
     // not answer) is still a valid FEN field; kokopu reports it as not effective.
@@ -560,15 +560,15 @@ TEST_CASE("FEN: kokopu fens.csv", "[board][fen][kokopu][corpus]") {
   for (const KokopuRow& row : rows) {
     bool c960 = row["VARIANT"] == "chess960";
     INFO(row["LABEL"] << ": " << row["FEN_IN"]);
-    FenResult r = Position::from_fen(row["FEN_IN"], c960);
+    auto r = Position::from_fen(row["FEN_IN"], c960);
     auto it = refused.find(row["LABEL"]);
     if (it != refused.end()) {
       REQUIRE_FALSE(r);
-      CHECK_THAT(lower(r.error), Catch::Contains(it->second));
+      CHECK_THAT(lower(r.error()), Catch::Contains(it->second));
       continue;
     }
     REQUIRE(r);
-    const Position& pos = *r.position;
+    const Position& pos = *r;
     CHECK(pos.halfmove_clock() == std::stoi(row["FIFTY_MOVE_CLOCK"]));
     CHECK(pos.fullmove_number() == std::stoi(row["FULL_MOVE_NUMBER"]));
     CHECK(castling_letters(pos, c960) == row["CASTLING"]);
@@ -668,10 +668,10 @@ TEST_CASE("FEN: invalid FENs are refused with a reason", "[board][fen]") {
   };
   for (const Bad& b : bad) {
     INFO("FEN: '" << b.fen << "'");
-    FenResult r = Position::from_fen(b.fen);
+    auto r = Position::from_fen(b.fen);
     REQUIRE_FALSE(r);
-    CHECK_FALSE(r.position.has_value());
-    CHECK_THAT(lower(r.error), Catch::Contains(b.reason));
+    CHECK_THROWS_AS(r.value(), std::logic_error);  // no position to misuse
+    CHECK_THAT(lower(r.error()), Catch::Contains(b.reason));
   }
 }
 
@@ -1074,9 +1074,9 @@ TEST_CASE("game state: the stalemates_200d30 book reads as legal positions", "[b
     if (line.empty()) continue;
     ++n;
     INFO(line);
-    FenResult r = Position::from_fen(line);
+    auto r = Position::from_fen(line);
     REQUIRE(r);
-    REQUIRE(r.position->fen() == line);
+    REQUIRE(r->fen() == line);
   }
   CHECK(n == 1080);
 }

@@ -158,13 +158,13 @@ TEST_CASE("db codec: Chess960 castling moves have their symbols too", "[db]") {
   int positions = 0, castles = 0;
   for (std::string line; std::getline(in, line) && positions < 2000;) {
     if (line.rfind("epd ", 0) != 0) continue;
-    FenResult r = Position::from_fen(line.substr(4), true);
+    auto r = Position::from_fen(line.substr(4), true);
     REQUIRE(r);
-    castles += check_symbols(*r.position);
+    castles += check_symbols(*r);
     MoveList legal;
-    generate_legal(*r.position, legal);
+    generate_legal(*r, legal);
     for (Move m : legal) {
-      Position next = *r.position;
+      Position next = *r;
       next.play(m);
       castles += check_symbols(next);
       ++positions;

@@ -106,7 +106,7 @@ TEST_CASE("zh-moves.tsv: every Chinese input form reads as its SAN", "[notation]
     // Glyphs such as !? are NAGs, not part of the move; the reader hands them over apart.
     std::string san = f[3], glyphs;
     while (!san.empty() && (san.back() == '!' || san.back() == '?')) glyphs.insert(0, 1, san.back()), san.pop_back();
-    CHECK(read_as_san(*pos.position, f[2]) == san);
+    CHECK(read_as_san(*pos, f[2]) == san);
   }
   CHECK(cases >= 40);
 }

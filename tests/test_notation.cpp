@@ -29,10 +29,10 @@ San parsed(std::string_view token) {
 }
 
 Position fen(std::string_view f) {
-  FenResult r = Position::from_fen(f);
-  INFO(f << ": " << r.error);
+  auto r = Position::from_fen(f);
+  INFO(f << ": " << r.error());
   REQUIRE(r);
-  return *r.position;
+  return *r;
 }
 
 SanResolution resolve(const Position& pos, std::string_view token) { return resolve_san(pos, parsed(token)); }
@@ -436,10 +436,10 @@ TEST_CASE("format_san: check, mate, castling", "[notation]") {
 
 TEST_CASE("format_san: Chess960 castling", "[notation]") {
   // King b1, rooks a1 and h1: O-O-O has the king go to c1 and the rook to d1.
-  FenResult r = Position::from_fen("1k6/8/8/8/8/8/8/RK5R w HA - 0 1", true);
-  INFO(r.error);
+  auto r = Position::from_fen("1k6/8/8/8/8/8/8/RK5R w HA - 0 1", true);
+  INFO(r.error());
   REQUIRE(r);
-  Position p = *r.position;
+  Position p = *r;
   Move oo = resolved(p, "O-O");
   CHECK(oo.kind() == MoveKind::Castling);
   CHECK(format_san(p, oo) == "O-O");
@@ -472,9 +472,9 @@ struct RoundTrip : pgn::Visitor {
   }
   pgn::Visit tag(std::string_view name, std::string_view value, std::uint64_t) override {
     if (name == "FEN") {
-      FenResult r = Position::from_fen(value);
+      auto r = Position::from_fen(value);
       if (r)
-        pos = *r.position;
+        pos = *r;
       else
         dead = true, mismatches.push_back(where + ": bad FEN");
     }
@@ -579,9 +579,9 @@ struct PositionCollector : pgn::Visitor {
   }
   pgn::Visit tag(std::string_view name, std::string_view value, std::uint64_t) override {
     if (name == "FEN") {
-      FenResult r = Position::from_fen(value);
+      auto r = Position::from_fen(value);
       if (r)
-        pos = *r.position;
+        pos = *r;
       else
         dead = true;
     }

@@ -473,19 +473,19 @@ TEST_CASE("search: positions and move orders on the fixture", "[search]") {
   // The same position by FEN, and the same moves in Chinese.
   auto fen = Position::from_fen("rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3");
   REQUIRE(fen);
-  CHECK(fen.position->key() == key);
+  CHECK(fen->key() == key);
   CHECK(db::parse_move_list("1. e4 c5 2. 马f3 d6").symbols == list.symbols);
   CHECK(db::parse_move_list("１．e4 c5 ２．马 f3 d6").symbols == list.symbols);
   CHECK(!db::parse_move_list("1.e4 e4").error.empty());
   // A set-up position is found by FEN.
   auto kr = Position::from_fen("8/8/8/4k3/8/2K5/8/7r b - - 1 60");
   REQUIRE(kr);
-  CHECK(position_ids(fixture_db(), db::PositionQuery{*kr.position, std::nullopt}) == Ids{135});
+  CHECK(position_ids(fixture_db(), db::PositionQuery{*kr, std::nullopt}) == Ids{135});
   // Through the command.
   std::string d = " --db " + fixture_db() + " --format csv --limit 0";
   CHECK(csv_ids(run("search --moves '1.e4 c5 2.Nf3 d6'" + d)) == exact);
   CHECK(csv_ids(run("search --moves '1.e4 c5 2.Nf3 d6' --transpose" + d)) == any);
-  CHECK(csv_ids(run("search --fen '" + fen.position->fen() + "'" + d)) == any);
+  CHECK(csv_ids(run("search --fen '" + fen->fen() + "'" + d)) == any);
   CHECK(csv_ids(run("search --moves '1.e4 c5 2.马f3 d6'" + d)) == exact);
 }
 

@@ -170,19 +170,16 @@ struct FenReader {
 
 // Parsed once: a default position is made for every game read.
 Position::Position() {
-  static const Position start = *from_fen(StartFen).position;
+  static const Position start = from_fen(StartFen).value();
   *this = start;
 }
 
-FenResult Position::from_fen(std::string_view fen, bool chess960, std::string* repairs) {
-  FenResult result;
-  auto fail = [&](std::string msg) {
-    result.error = std::move(msg);
-    return result;
-  };
+Result<Position> Position::from_fen(std::string_view fen, bool chess960, FenSlips slips) {
   auto fields = split_fields(fen);
   if (fields.size() != 4 && fields.size() != 6)
-    return fail("a FEN has 6 fields (or 4 without clocks), this one has " + std::to_string(fields.size()));
+    return Failure{"a FEN has 6 fields (or 4 without clocks), this one has " + std::to_string(fields.size())};
+  bool repair = slips == FenSlips::Repair;
+  std::vector<std::string> repairs;
   Position pos{Empty{}};
   pos.chess960_ = chess960;
   FenReader r{pos};
@@ -194,19 +191,20 @@ FenResult Position::from_fen(std::string_view fen, bool chess960, std::string* r
   if (err.empty()) err = r.en_passant(fields[3]);
   if (err.empty() && fields.size() == 6) {
     bool zero_move = fields[5] == "0";
-    err = r.clocks(fields[4], zero_move && repairs ? std::string_view("1") : fields[5]);
-    if (err.empty() && zero_move && repairs) *repairs += "fullmove number 0 read as 1; ";
+    err = r.clocks(fields[4], zero_move && repair ? std::string_view("1") : fields[5]);
+    if (err.empty() && zero_move && repair) repairs.push_back("fullmove number 0 read as 1");
   }
   // Checked on the field, not on ep_ (kept only when a pawn stands beside, for Polyglot).
   if (err.empty() && fields[3] != "-" && pos.halfmove_ != 0) {
-    if (repairs)
-      *repairs += "en passant square with a halfmove clock of " + std::to_string(pos.halfmove_) + ", not 0; ";
+    if (repair)
+      repairs.push_back("en passant square with a halfmove clock of " + std::to_string(pos.halfmove_) + ", not 0");
     else
       err = "en passant square set but the halfmove clock is not 0";
   }
-  if (!err.empty()) return fail(std::move(err));
+  if (!err.empty()) return Failure{std::move(err)};
   pos.key_ = pos.compute_key();
-  result.position = pos;
+  Result<Position> result(pos);
+  for (auto& n : repairs) result.note(std::move(n));
   return result;
 }
 

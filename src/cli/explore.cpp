@@ -29,10 +29,10 @@ std::optional<Target> target_of(const ExploreOptions& o) {
   if (!o.fen.empty()) {
     auto r = Position::from_fen(o.fen);
     if (!r) {
-      std::cerr << "qipu explore: --fen: " << r.error << "\n";
+      std::cerr << "qipu explore: --fen: " << r.error() << "\n";
       return std::nullopt;
     }
-    return Target{*r.position, {r.position->key()}};
+    return Target{*r, {r->key()}};
   }
   auto list = db::parse_move_list(o.moves);
   if (!list.error.empty()) {

@@ -19,11 +19,11 @@ struct PerftOptions {
 void run_perft(const PerftOptions& o) {
   auto parsed = Position::from_fen(o.fen == "startpos" ? StartFen : std::string_view(o.fen), o.chess960);
   if (!parsed) {
-    std::cerr << "qipu perft: invalid FEN: " << parsed.error << "\n";
+    std::cerr << "qipu perft: invalid FEN: " << parsed.error() << "\n";
     set_exit_code(2);
     return;
   }
-  const Position& pos = *parsed.position;
+  const Position& pos = *parsed;
   auto start = std::chrono::steady_clock::now();
   std::uint64_t total = 0;
   if (o.divide) {

@@ -231,10 +231,10 @@ std::optional<db::PositionQuery> position_query(const SearchOptions& o) {
   if (!o.fen.empty()) {
     auto r = Position::from_fen(o.fen);
     if (!r) {
-      std::cerr << "qipu search: --fen: " << r.error << "\n";
+      std::cerr << "qipu search: --fen: " << r.error() << "\n";
       return std::nullopt;
     }
-    pq.position = *r.position;
+    pq.position = *r;
     return pq;
   }
   auto list = db::parse_move_list(o.moves);

@@ -716,8 +716,8 @@ std::string read_row(Statement& row, Statement& tags, game::GameRecord& rec) {
   if (!row.is_null(9)) elo[1] = row.int64(9);
   std::string_view eco = row.int64(21) ? std::string_view() : row.text(10);
   restore_other_tags(tags, rec.index, elo, eco, row.text(15), rec);
-  std::string repairs;  // warned about at import; the game was stored as it was
-  if (auto e = game::set_up_start(rec, &repairs); !e.empty()) return "start position: " + e;
+  // Repairs were warned about at import; the game was stored as it was.
+  if (auto start = game::set_up_start(rec); !start) return "start position: " + start.error();
   if (!decode_moves(rec.start_position, row.blob(12), rec.mainline))
     return "moves: they do not decode, or do not fit the position";
   std::string why;

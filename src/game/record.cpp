@@ -90,26 +90,28 @@ bool looks_like_xiangqi(std::string_view game, std::string_view fen) {
 
 }  // namespace
 
-std::string set_up_start(GameRecord& rec, std::string* repairs) {
-  return set_up_start(rec, {rec.tag("FEN"), rec.tag("Variant"), rec.tag("SetUp"), rec.tag("Game")}, repairs);
+Result<void> set_up_start(GameRecord& rec) {
+  return set_up_start(rec, {rec.tag("FEN"), rec.tag("Variant"), rec.tag("SetUp"), rec.tag("Game")});
 }
 
-std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs, std::string_view* slip) {
+Result<void> set_up_start(GameRecord& rec, const StartTags& tags) {
   std::string_view fen = tags.fen, variant = tags.variant;
-  if (looks_like_xiangqi(tags.game, fen)) return "this is a xiangqi (Chinese chess) game, not international chess";
+  if (looks_like_xiangqi(tags.game, fen))
+    return Failure{"this is a xiangqi (Chinese chess) game, not international chess"};
   auto is960 = variant_is_960(variant);
-  if (!is960) return "variant '" + std::string(variant) + "' is not supported (only standard chess and Chess960)";
-  if (!fen.empty()) {
-    auto parsed = Position::from_fen(fen, *is960, repairs);
-    if (!parsed) return "invalid FEN tag: " + parsed.error;
-    rec.start_position = *parsed.position;
-    rec.start_fen = std::string(fen);
+  if (!is960)
+    return Failure{"variant '" + std::string(variant) + "' is not supported (only standard chess and Chess960)"};
+  if (fen.empty()) {
+    if (*is960) return Failure{"a Chess960 game needs a FEN tag with its start position"};
     return {};
   }
-  if (*is960) return "a Chess960 game needs a FEN tag with its start position";
-  if (tags.setup == "1" && slip)
-    *slip = "SetUp is \"1\" but there is no FEN tag: played from the standard start position";
-  return {};
+  auto parsed = Position::from_fen(fen, *is960, Position::FenSlips::Repair);
+  if (!parsed) return Failure{"invalid FEN tag: " + parsed.error()};
+  rec.start_position = *parsed;
+  rec.start_fen = std::string(fen);
+  Result<void> done;
+  for (const auto& n : parsed.notes()) done.note(n);
+  return done;
 }
 
 std::string display_token(std::string_view token) {

@@ -135,16 +135,19 @@ struct Replayer::Impl {
   }
   void set_up() {
     started = true;
-    std::string repairs;
-    std::string_view slip;  // a literal: no string built for every game
     StartTags tags{known_tag(TagFen), known_tag(TagVariant), known_tag(TagSetUp), known_tag(TagGame)};
-    std::string problem = set_up_start(rec, tags, &repairs, &slip);
-    if (!problem.empty()) diagnose(Problem::bad_start_position, true, rec.start, 0, {}, problem);
-    if (!repairs.empty())
-      diagnose(Problem::fen_repaired, false, rec.start, 0, {}, "FEN tag: " + repairs.substr(0, repairs.size() - 2));
-    if (!slip.empty()) diagnose(Problem::setup_without_fen, options.strict, rec.start, 0, {}, std::string(slip));
+    Result<void> start = set_up_start(rec, tags);
+    if (!start) diagnose(Problem::bad_start_position, true, rec.start, 0, {}, start.error());
+    if (!start.notes().empty()) {
+      std::string repairs = "FEN tag: " + start.notes()[0];
+      for (std::size_t i = 1; i < start.notes().size(); ++i) repairs += "; " + start.notes()[i];
+      diagnose(Problem::fen_repaired, false, rec.start, 0, {}, repairs);
+    }
+    if (tags.setup == "1" && tags.fen.empty())
+      diagnose(Problem::setup_without_fen, options.strict, rec.start, 0, {},
+               "SetUp is \"1\" but there is no FEN tag: played from the standard start position");
     rec.mainline.reserve(128);
-    start_mainline(!problem.empty() || break_at_start);
+    start_mainline(!start || break_at_start);
   }
   // The mainline's frame lives from game to game, so that its key history keeps its memory.
   void start_mainline(bool broken) {

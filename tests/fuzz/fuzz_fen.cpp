@@ -11,13 +11,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (bool chess960 : {false, true}) {
     auto r = qipu::Position::from_fen(text, chess960);
     if (!r) continue;
-    std::string fen = r.position->fen();
-    auto again = qipu::Position::from_fen(fen, r.position->chess960());
-    if (!again || again.position->fen() != fen) std::abort();
+    std::string fen = r->fen();
+    auto again = qipu::Position::from_fen(fen, r->chess960());
+    if (!again || again->fen() != fen) std::abort();
     qipu::MoveList list;
-    qipu::generate_legal(*r.position, list);
+    qipu::generate_legal(*r, list);
     for (qipu::Move m : list) {
-      qipu::Position p = *r.position;
+      qipu::Position p = *r;
       p.play(m);
       if (p.key() != p.compute_key()) std::abort();
     }

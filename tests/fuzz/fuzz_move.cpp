@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       "k7/4P3/8/8/8/8/8/4K3 w - - 0 1",
   };
   if (size == 0) return 0;
-  auto pos = *qipu::Position::from_fen(fens[data[0] % 5]).position;
+  auto pos = qipu::Position::from_fen(fens[data[0] % 5]).value();
   std::string_view token(reinterpret_cast<const char*>(data + 1), size - 1);
   auto readings = qipu::read_move(token);
   for (const auto& r : readings.readings) {

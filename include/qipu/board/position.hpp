@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "qipu/core/bitboard.hpp"
+#include "qipu/core/result.hpp"
 #include "qipu/core/types.hpp"
 
 namespace qipu {
@@ -23,8 +24,6 @@ constexpr int castling_index(Color c, bool long_side) { return c * 2 + long_side
 
 inline constexpr std::string_view StartFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-struct FenResult;
-
 class Position {
  public:
   Position();  // the standard start position
@@ -33,10 +32,11 @@ class Position {
 
   // Reads a FEN (or Shredder-FEN / X-FEN castling fields). Four fields are accepted
   // (EPD style) with clocks 0 1. Every rule of a legal setup is checked.
-  // With `repairs`, two slips common in real files are accepted and described there
-  // instead of refused: an en passant square with a non-zero halfmove clock, and a
-  // fullmove number of 0 (read as 1).
-  static FenResult from_fen(std::string_view fen, bool chess960 = false, std::string* repairs = nullptr);
+  // With FenSlips::Repair, two slips common in real files are accepted, each described
+  // in the result's notes(), instead of refused: an en passant square with a non-zero
+  // halfmove clock, and a fullmove number of 0 (read as 1).
+  enum class FenSlips { Refuse, Repair };
+  static Result<Position> from_fen(std::string_view fen, bool chess960 = false, FenSlips slips = FenSlips::Refuse);
   [[nodiscard]] std::string fen() const;
 
   // Plays a legal move (or Move::null()). The caller guarantees legality.
@@ -145,11 +145,5 @@ class Position {
   std::uint32_t fullmove_ = 1;
 };
 
-// Either a position or the reason the FEN was refused.
-struct FenResult {
-  std::optional<Position> position;  // set on success
-  std::string error;                 // set on failure
-  explicit operator bool() const { return position.has_value(); }
-};
 
 }  // namespace qipu

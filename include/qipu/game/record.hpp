@@ -126,14 +126,12 @@ struct StartTags {
 };
 
 // Sets rec.start_position (and start_fen) from the Variant, SetUp and FEN tags (and Game,
-// to recognise xiangqi). Returns what is wrong with them, or an empty string. With
-// `repairs`, slips in the FEN's clocks are accepted and described there (see
-// Position::from_fen). SetUp "1" without a FEN tag plays from the standard start; with
-// `slip`, that is described there (a warning, or an error under --strict).
-std::string set_up_start(GameRecord& rec, std::string* repairs = nullptr);
+// to recognise xiangqi), or says what is wrong with them. Slips in the FEN's clocks are
+// accepted and described in the notes (Position::FenSlips::Repair). SetUp "1" without a
+// FEN tag plays from the standard start (the replayer warns of it).
+Result<void> set_up_start(GameRecord& rec);
 // The same, with the tags already found (the replayer notes them as they are read).
-std::string set_up_start(GameRecord& rec, const StartTags& tags, std::string* repairs,
-                         std::string_view* slip = nullptr);
+Result<void> set_up_start(GameRecord& rec, const StartTags& tags);
 
 // "31. Qxe1" or "31... Qxe1" for a move played from `before` (the text shown as by
 // display_token).
