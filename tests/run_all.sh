@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The test command (README command 2 runs it after installing the packages):
 #   1. the whole suite in the profile-guided Release build (build/, bench/build_pgo.sh);
-#   2. the suite again under AddressSanitizer and UBSan (build-asan/, -O1), less the
-#      seven tests in ASAN_SKIP (see there);
-#   3. a short run of every libFuzzer target (build-fuzz/, clang) on its seed corpus,
-#      FUZZ_SECONDS each (default 20); a crash fails the command.
+#   2. the suite again under AddressSanitizer and UBSan (build-asan/, clang -O1), less the
+#      tests in ASAN_SKIP (see there);
+#   3. a short run of every libFuzzer target (built in build-asan/ too: -DQIPU_FUZZ=ON
+#      instruments that build for coverage) on its seed corpus, FUZZ_SECONDS each
+#      (default 20); a crash fails the command.
 # Any failure stops it with a non-zero exit. The tests that read the large corpora find
 # them at $QIPU_CORPORA, else ../shared/corpora beside the checkout, and are skipped (with
 # one line each, and ctest's "Skipped") where they are not there.
@@ -28,22 +29,21 @@ cmake --build build -j2 --target qipu_tests  # and what it runs; not qipu_bench 
 ctest --test-dir build -j2 --output-on-failure
 
 echo "== suite under AddressSanitizer and UBSan at ${SECONDS} s (skipping: $ASAN_SKIP)"
-# clang, which the fuzz targets need anyway, compiles this in half GCC's time.
-cmake -S . -B build-asan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 -DQIPU_SANITIZE=ON
-cmake --build build-asan -j2 --target qipu_tests
+# clang, which the fuzz targets need anyway, compiles this in half GCC's time; one build
+# serves the tests and the fuzz targets (compiling the library once less).
+targets=(fuzz_pgn fuzz_fen fuzz_move fuzz_convert)
+cmake -S . -B build-asan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 -DQIPU_FUZZ=ON
+cmake --build build-asan -j2 --target qipu_tests "${targets[@]}"
 ctest --test-dir build-asan -j2 --output-on-failure -E "$ASAN_SKIP"
 
 echo "== fuzz targets, ${fuzz_seconds} s each, at ${SECONDS} s"
-targets=(fuzz_pgn fuzz_fen fuzz_move fuzz_convert)
-cmake -S . -B build-fuzz -DQIPU_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo
-cmake --build build-fuzz -j2 --target "${targets[@]}"
-# One target's run; its report goes to build-fuzz/TARGET.log.
+# One target's run; its report goes to build-asan/TARGET.log.
 fuzz() {
   local t=$1 corpus=tests/fuzz/corpus/${1#fuzz_} work
   work=$(mktemp -d)  # new inputs go here, not into the checked-in seeds
   # A fixed seed, so that a red run can be repeated; FUZZ_SEED=0 asks libFuzzer for a random one.
-  build-fuzz/"$t" -seed="${FUZZ_SEED:-1}" -max_total_time="$fuzz_seconds" -timeout=10 -max_len=8192 -print_final_stats=1 \
-    -artifact_prefix=build-fuzz/"$t"- "$work" "$corpus" 2> build-fuzz/"$t".log
+  build-asan/"$t" -seed="${FUZZ_SEED:-1}" -max_total_time="$fuzz_seconds" -timeout=10 -max_len=8192 -print_final_stats=1 \
+    -artifact_prefix=build-asan/"$t"- "$work" "$corpus" 2> build-asan/"$t".log
   local status=$?
   rm -rf "$work"
   return $status
@@ -59,11 +59,11 @@ for pair in "fuzz_pgn fuzz_fen" "fuzz_move fuzz_convert"; do
   for t in $pair; do
     echo "-- $t"
     if ! wait "${pids[$i]}"; then
-      tail -n 60 build-fuzz/"$t".log
-      echo "$t found a crash: the input is in build-fuzz/$t-crash-*" >&2
+      tail -n 60 build-asan/"$t".log
+      echo "$t found a crash: the input is in build-asan/$t-crash-*" >&2
       exit 1
     fi
-    grep -E 'stat::(number_of_executed_units|average_exec_per_sec)' build-fuzz/"$t".log
+    grep -E 'stat::(number_of_executed_units|average_exec_per_sec)' build-asan/"$t".log
     i=$((i + 1))
   done
 done
