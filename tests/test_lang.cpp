@@ -22,27 +22,6 @@ using namespace cli_test;
 
 namespace {
 
-// One code point in UTF-8.
-std::string utf8(char32_t c) {
-  std::string s;
-  if (c < 0x80) {
-    s += char(c);
-  } else if (c < 0x800) {
-    s += char(0xC0 | (c >> 6));
-    s += char(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    s += char(0xE0 | (c >> 12));
-    s += char(0x80 | ((c >> 6) & 0x3F));
-    s += char(0x80 | (c & 0x3F));
-  } else {
-    s += char(0xF0 | (c >> 18));
-    s += char(0x80 | ((c >> 12) & 0x3F));
-    s += char(0x80 | ((c >> 6) & 0x3F));
-    s += char(0x80 | (c & 0x3F));
-  }
-  return s;
-}
-
 bool valid_utf8(const std::string& s) {
   for (std::size_t i = 0; i < s.size();) {
     auto b = static_cast<unsigned char>(s[i]);
@@ -119,25 +98,30 @@ bool eco_file_present() { return fs::exists(db::DefaultEcoFile); }
 TEST_CASE("lang: display width of code points, as Unicode's East Asian Width says", "[lang]") {
   // Expected widths from Python 3.11's unicodedata (Unicode 14): east_asian_width W or F
   // is 2 columns, category Mn or Me (combining) 0, the rest 1.
-  const std::map<char32_t, int> known = {
-      {U'a', 1},    {0x00E9, 1},  // é: Ambiguous counts 1
-      {0x4E2D, 2},                // 中: W
-      {0xFF21, 2},                // Ａ: F (fullwidth Latin)
-      {0x3000, 2},                // ideographic space: F
-      {0xAC00, 2},                // 가: W (Hangul)
-      {0x1F600, 2},               // 😀: W
-      {0x20000, 2},               // CJK Extension B: W
-      {0xFF61, 1},                // ｡: H (halfwidth)
-      {0x2026, 1},                // …: A
-      {0x2654, 1},                // ♔: N
-      {0x0301, 0},                // combining acute accent: Mn
-      {0x3099, 0},                // combining kana voiced mark: Mn (and W)
-      {0x200B, 0},                // zero width space
+  struct Known {
+    char32_t code_point;
+    const char* text;  // the same in UTF-8
+    int width;
   };
-  for (auto [c, w] : known) {
-    INFO(std::hex << std::uint32_t(c));
-    CHECK(char_width(c) == w);
-    CHECK(display_width(utf8(c)) == std::size_t(w));
+  const Known known[] = {
+      {U'a', "a", 1},        {0x00E9, "é", 1},  // Ambiguous counts 1
+      {0x4E2D, "中", 2},                        // W
+      {0xFF21, "Ａ", 2},                        // F (fullwidth Latin)
+      {0x3000, "\u3000", 2},                    // ideographic space: F
+      {0xAC00, "가", 2},                        // W (Hangul)
+      {0x1F600, "😀", 2},                        // W
+      {0x20000, "𠀀", 2},                       // CJK Extension B: W
+      {0xFF61, "｡", 1},                         // H (halfwidth)
+      {0x2026, "…", 1},                         // A
+      {0x2654, "♔", 1},                         // N
+      {0x0301, "\u0301", 0},                    // combining acute accent: Mn
+      {0x3099, "\u3099", 0},                    // combining kana voiced mark: Mn (and W)
+      {0x200B, "\u200b", 0},                    // zero width space
+  };
+  for (const auto& k : known) {
+    INFO(std::hex << std::uint32_t(k.code_point));
+    CHECK(char_width(k.code_point) == k.width);
+    CHECK(display_width(k.text) == std::size_t(k.width));
   }
   CHECK(display_width("Ding Liren") == 10);
   CHECK(display_width("丁立人") == 6);
