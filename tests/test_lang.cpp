@@ -242,6 +242,30 @@ TEST_CASE("lang: the words of summaries and results in zh and zh-Hant", "[lang]"
   CHECK(word(Lang::Zh, "no such word") == "no such word");
 }
 
+TEST_CASE("lang: the word table: one row a word, traditional converted from simplified", "[lang]") {
+  std::set<std::string_view> keys;
+  std::string simplified;
+  for (const auto& w : all_words()) {
+    INFO(w.en);
+    CHECK(keys.insert(w.en).second);  // a key once: word() would find only the first
+    CHECK(!w.zh.empty());
+    CHECK(!w.zh_hant.empty());
+    CHECK(std::count(w.en.begin(), w.en.end(), '{') == std::count(w.zh.begin(), w.zh.end(), '{'));
+    CHECK(std::count(w.en.begin(), w.en.end(), '{') == std::count(w.zh_hant.begin(), w.zh_hant.end(), '{'));
+    simplified += std::string(w.zh) + "\n";
+  }
+  fs::path dir = temp_dir("lang");
+  std::ofstream(dir / "words.txt") << simplified;
+  Run cc = shell("opencc -c s2t -i " + quoted(dir / "words.txt") + " 2>/dev/null");
+  if (cc.code != 0) {
+    WARN("opencc not installed (Debian's opencc): the traditional words are not checked");
+    return;
+  }
+  auto converted = lines_of(cc.out);
+  REQUIRE(converted.size() == all_words().size());
+  for (std::size_t i = 0; i < converted.size(); ++i) CHECK(all_words()[i].zh_hant == converted[i]);
+}
+
 TEST_CASE("lang: check and import summaries in Chinese, messages in English", "[lang]") {
   fs::path dir = temp_dir("lang");
   std::ofstream(dir / "one.pgn") << "[White \"甲\"]\n[Black \"乙\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n";

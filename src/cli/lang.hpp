@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,11 @@ std::string_view notation_code(Lang lang);
 std::string_view word(Lang lang, std::string_view english);
 // A phrase with {} holes filled in order: say(Lang::Zh, "{} games", {"3"}) is "3 盘对局".
 std::string say(Lang lang, std::string_view english, std::initializer_list<std::string> values);
+// The whole table, for tests: each word in English, simplified and traditional.
+struct Words {
+  std::string_view en, zh, zh_hant;
+};
+std::span<const Words> all_words();
 // A game result as a reader of the language writes it: 1-0 is 白胜 in Chinese.
 std::string_view result_word(Lang lang, std::string_view result);
 
