@@ -417,7 +417,7 @@ void add_lang_option(CLI::App& cmd, std::string& lang, const std::string& names)
   cmd.add_option(names, lang,
                  "Language of headings, results, summaries and opening names: en, zh (简体中文) or zh-Hant "
                  "(繁體中文). Default: $QIPU_LANG, else the locale (LC_ALL, LC_MESSAGES, LANG: zh_TW or zh_HK "
-                 "give zh-Hant, other zh zh), else en. Messages stay English")
+                 "give zh-Hant, other zh locales zh), else en. Messages stay English")
       ->check(CLI::IsMember({"en", "zh", "zh-Hant"}));
 }
 
