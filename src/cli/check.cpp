@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/lang.hpp"
 
 namespace qipu::cli {
 
@@ -15,6 +16,7 @@ struct CheckOptions {
   bool json = false;
   bool verbose = false;
   std::string rejects;
+  std::string lang;  // of the summary line
 };
 
 struct Tally {
@@ -114,8 +116,9 @@ void run_check(const CheckOptions& o) {
   cb.progress = [&](std::uint64_t bytes, std::uint64_t games) { progress.update(bytes, games); };
   game::run_pipeline(o.input.files, pipeline_options(o.input), cb);
   progress.finish();
-  std::string summary = std::to_string(t.games) + " games, " + std::to_string(t.valid) + " valid, " +
-                        std::to_string(t.invalid) + " invalid, " + std::to_string(t.warnings) + " warnings";
+  std::string summary =
+      say(resolve_lang(o.lang), "{} games, {} valid, {} invalid, {} warnings",
+          {std::to_string(t.games), std::to_string(t.valid), std::to_string(t.invalid), std::to_string(t.warnings)});
   if (o.json) {
     out << "{\"inputs\":[\n"
         << json_inputs << "\n],\"games\":[\n"
@@ -140,9 +143,10 @@ void setup_check(CLI::App& app) {
                 "lists them)");
   cmd->add_flag("-v,--verbose", o->verbose, "Show the source line with a caret under each problem");
   cmd->add_option("--rejects", o->rejects, "Write every invalid game's original text to this file, unchanged");
+  add_lang_option(*cmd, o->lang);
   cmd->footer(
       "Each problem is one line: FILE:LINE:COL: error|warning: game N (White – Black), move 31. Qxe1: message\n"
-      "The last line reads: N games, V valid, I invalid, W warnings\n"
+      "The last line reads: N games, V valid, I invalid, W warnings (--lang zh: N 盘对局，V 盘有效，…)\n"
       "Exit status: 0 no game has an error, 1 some game has one, 2 usage or I/O problem.\n"
       "Example: qipu check --rejects bad.pgn games.pgn");
   cmd->callback([o] { run_check(*o); });

@@ -413,6 +413,14 @@ void add_style_options(CLI::App& cmd, StyleOptions& o) {
       ->check(CLI::IsMember({"O-O", "0-0", "words"}));
 }
 
+void add_lang_option(CLI::App& cmd, std::string& lang, const std::string& names) {
+  cmd.add_option(names, lang,
+                 "Language of headings, results, summaries and opening names: en, zh (简体中文) or zh-Hant "
+                 "(繁體中文). Default: $QIPU_LANG, else the locale (LC_ALL, LC_MESSAGES, LANG: zh_TW or zh_HK "
+                 "give zh-Hant, other zh locales zh), else en. Messages stay English")
+      ->check(CLI::IsMember({"en", "zh", "zh-Hant"}));
+}
+
 game::WriterOptions writer_options(const Notation& notation, const StyleOptions& o) {
   game::WriterOptions w;
   w.notation = &notation;

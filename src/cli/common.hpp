@@ -133,6 +133,11 @@ struct StyleOptions {
 void add_style_options(CLI::App& cmd, StyleOptions& o);
 game::WriterOptions writer_options(const Notation& notation, const StyleOptions& o);
 
+// --lang en|zh|zh-Hant (and any other names given, as "--lang,--to"): the language of a
+// command's headings, results, summaries and opening names (cli/lang.hpp). Empty when
+// not given: resolve_lang() then takes QIPU_LANG or the locale.
+void add_lang_option(CLI::App& cmd, std::string& lang, const std::string& names = "--lang");
+
 // A one-line progress report on stderr, only when stderr is a terminal.
 class Progress {
  public:

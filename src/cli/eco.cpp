@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/lang.hpp"
 #include "qipu/db/eco.hpp"
 #include "qipu/db/store.hpp"
 
@@ -15,6 +16,7 @@ namespace {
 struct EcoOptions {
   InputOptions input;
   std::string eco_file = db::DefaultEcoFile;
+  std::string lang;  // of the opening names
 };
 
 // The game's keys from ply 0, as the importer computes them.
@@ -34,10 +36,12 @@ void eco(std::ostream& out, const EcoOptions& o) {
     std::cerr << "qipu eco: " << e.what() << " (install pgn-extract, or give --eco-file)\n";
     return set_exit_code(2);
   }
+  Lang lang = resolve_lang(o.lang);
   game::PipelineCallbacks cb;
   cb.prepare = [&](game::GameRecord& rec) {
     const db::Opening* op = table->classify(keys_of(rec));
-    rec.output = op ? op->eco + "\t" + op->name + "\t" + op->variation : "\t\t";
+    auto names = op ? opening_names(lang, op->name, op->variation) : OpeningNames{};
+    rec.output = (op ? op->eco : "") + "\t" + names.name + "\t" + names.variation;
   };
   cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
     out << shown(in.path) << ":" << rec.index << "\t" << players(rec) << "\t" << rec.output << "\n";
@@ -65,11 +69,15 @@ void setup_eco(CLI::App& app) {
   add_input_options(*cmd, o->input);
   cmd->add_option("--eco-file", o->eco_file,
                   "ECO lines to classify by (default: " + std::string(db::DefaultEcoFile) + ")");
+  add_lang_option(*cmd, o->lang, "--lang,--to");
   cmd->footer(
       "Prints one line per game: FILE:GAME, the players, the code, the opening and the variation, tab-separated.\n"
       "The deepest named position the game reaches wins, whatever the move order. A game whose moves\n"
       "fail to replay is classified up to its first bad move.\n"
-      "Example: qipu eco games.pgn | cut -f3 | sort | uniq -c | sort -rn | head");
+      "With --to zh (or zh-Hant) the names are Chinese: the opening's established name, else its family's,\n"
+      "and the variation's where one is established (西西里防御 纳道夫变例), else none.\n"
+      "Examples: qipu eco games.pgn | cut -f3 | sort | uniq -c | sort -rn | head\n"
+      "          qipu eco --to zh games.pgn");
   cmd->callback([o] { run_eco(*o); });
 }
 

@@ -7,6 +7,8 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/db_options.hpp"
+#include "cli/lang.hpp"
+#include "cli/table.hpp"
 #include "qipu/db/eco.hpp"
 #include "qipu/db/search.hpp"
 
@@ -15,7 +17,8 @@ namespace qipu::cli {
 namespace {
 
 struct ExploreOptions {
-  std::string db, fen, moves, notation = "en", format = "table", eco_file = db::DefaultEcoFile;
+  std::string db, fen, moves, notation, format = "table", eco_file = db::DefaultEcoFile;
+  std::string lang;  // of the table's words and the opening's name
   std::size_t top = 10;
   db::GameFilter filter;  // only games that pass it count
 };
@@ -85,37 +88,56 @@ std::vector<TopRow> top_rows(db::Connection& c, const std::vector<db::TopGame>& 
   return rows;
 }
 
-std::string pad(std::string s, std::size_t width) {
-  std::size_t chars = 0;
-  for (unsigned char ch : s) chars += (ch & 0xC0) != 0x80;
-  if (chars < width) s.append(width - chars, ' ');
-  return s;
-}
-
-void print_table(std::ostream& out, const Position& pos, const std::optional<db::Opening>& name,
-                 const db::Exploration& ex, const std::vector<TopRow>& top, const Notation& n) {
-  out << "Position: " << pos.fen() << "\n";
-  if (name)
-    out << "Opening:  " << shown(name->eco) << " " << shown(name->name)
-        << (name->variation.empty() ? "" : ", " + shown(name->variation)) << "\n";
-  const auto& t = ex.total;
-  out << t.games << (t.games == 1 ? " game" : " games") << ": White wins " << percent(t.white_wins, t.games)
-      << "%, draws " << percent(t.draws, t.games) << "%, Black wins " << percent(t.black_wins, t.games) << "%\n\n";
-  out << pad("move", 10) << pad("games", 8) << pad("share", 7) << pad("white", 7) << pad("draw", 7) << pad("black", 7)
-      << pad("elo", 6) << "last\n";
+void print_moves(std::ostream& out, Lang lang, const Position& pos, const db::Exploration& ex, const Notation& n) {
+  auto w = [&](std::string_view english) { return std::string(word(lang, english)); };
+  Table table({{w("move")},
+               {w("games"), 0, 40, true},
+               {w("share"), 0, 40, true},
+               {w("white"), 0, 40, true},
+               {w("draw"), 0, 40, true},
+               {w("black"), 0, 40, true},
+               {w("elo"), 0, 40, true},
+               {w("last")}});
   WriteStyle style;
   style.spaced = n.space_after_piece;
+  const auto& t = ex.total;
   for (const auto& m : ex.moves)
-    out << pad(write_move(pos, m.move, n, style), 10) << pad(std::to_string(m.games), 8)
-        << pad(percent(m.games, t.games), 7) << pad(percent(m.white_wins, m.games), 7)
-        << pad(percent(m.draws, m.games), 7) << pad(percent(m.black_wins, m.games), 7) << pad(average(m), 6)
-        << (m.last_year ? std::to_string(m.last_year) : "") << "\n";
-  if (top.empty()) return;
-  out << "\nTop games (average Elo):\n";
+    table.add({write_move(pos, m.move, n, style), std::to_string(m.games), percent(m.games, t.games),
+               percent(m.white_wins, m.games), percent(m.draws, m.games), percent(m.black_wins, m.games), average(m),
+               m.last_year ? std::to_string(m.last_year) : ""});
+  table.print(out);
+}
+
+void print_top(std::ostream& out, Lang lang, const std::vector<TopRow>& top) {
+  auto w = [&](std::string_view english) { return std::string(word(lang, english)); };
+  Table table({{w("id"), 0, 40, true},
+               {w("elo"), 0, 40, true},
+               {w("players"), 0, 44},
+               {w("result")},
+               {w("date")},
+               {w("event"), 0, 60}});
   for (const auto& r : top)
-    out << pad(std::to_string(r.id), 8) << pad(std::to_string(std::llround(r.elo)), 6)
-        << pad(shown(r.white) + " – " + shown(r.black), 44) << pad(shown(r.result), 8) << pad(shown(r.date), 11)
-        << shown(r.event) << "\n";
+    table.add({std::to_string(r.id), std::to_string(std::llround(r.elo)), shown(r.white) + " – " + shown(r.black),
+               std::string(result_word(lang, shown(r.result))), shown(r.date), shown(r.event)});
+  table.print(out);
+}
+
+void print_table(std::ostream& out, Lang lang, const Position& pos, const std::optional<db::Opening>& name,
+                 const db::Exploration& ex, const std::vector<TopRow>& top, const Notation& n) {
+  out << word(lang, "Position: ") << pos.fen() << "\n";
+  if (name)
+    out << word(lang, "Opening:  ") << shown(name->eco + " " + opening_text(lang, name->name, name->variation)) << "\n";
+  const auto& t = ex.total;
+  out << say(lang,
+             t.games == 1 ? "{} game: White wins {}%, draws {}%, Black wins {}%"
+                          : "{} games: White wins {}%, draws {}%, Black wins {}%",
+             {std::to_string(t.games), percent(t.white_wins, t.games), percent(t.draws, t.games),
+              percent(t.black_wins, t.games)})
+      << "\n\n";
+  print_moves(out, lang, pos, ex, n);
+  if (top.empty()) return;
+  out << "\n" << word(lang, "Top games (average Elo):") << "\n";
+  print_top(out, lang, top);
 }
 
 void append_field(std::string& out, std::string_view key, std::string_view value) {
@@ -187,11 +209,12 @@ void explore(std::ostream& out, const ExploreOptions& o) {
   note_replayed("explore", ex.replayed, db::database_path(o.db));
   auto top = top_rows(*c, ex.top_games);
   auto name = name_of(*target, o.eco_file);
-  const Notation& n = *find_notation(o.notation);
+  Lang lang = resolve_lang(o.lang);
   if (o.format == "json")
-    print_json(out, target->position, name, ex, top, n);
-  else
-    print_table(out, target->position, name, ex, top, n);
+    print_json(out, target->position, name, ex, top, *find_notation(o.notation.empty() ? "en" : o.notation));
+  else  // a Chinese reader's moves are Chinese too, unless --notation says otherwise
+    print_table(out, lang, target->position, name, ex, top,
+                *find_notation(o.notation.empty() ? notation_code(lang) : o.notation));
 }
 
 void run_explore(const ExploreOptions& o) {
@@ -211,8 +234,10 @@ void setup_explore(CLI::App& app) {
   cmd->add_option("--moves", o->moves, "The position after these moves, in any notation: \"1.d4 Nf6\", \"1.d4 马f6\"");
   std::vector<std::string> codes;
   for (const auto& n : notations()) codes.emplace_back(n.code);
-  cmd->add_option("--notation", o->notation, "Notation of the moves shown: en (default), zh, zh-Hant, fan, de, …")
+  cmd->add_option("--notation", o->notation,
+                  "Notation of the moves shown: en, zh, zh-Hant, fan, de, … (default: the --lang's, en for json)")
       ->check(CLI::IsMember(codes));
+  add_lang_option(*cmd, o->lang);
   cmd->add_option("--format", o->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--top", o->top, "How many top games (highest average Elo) to list (default 10)");
   cmd->add_option("--player", o->filter.player, "Only games of a player whose name contains this");
@@ -226,7 +251,8 @@ void setup_explore(CLI::App& app) {
   cmd->footer(
       "Each game counts once, with the move it played the first time it reached the position;\n"
       "percentages are of the games with that move. Elo is the mean of the known ratings of both players.\n"
-      "Example: qipu explore --moves \"1.e4 c5 2.Nf3 d6\" --notation zh");
+      "Examples: qipu explore --moves \"1.e4 c5 2.Nf3 d6\" --notation zh\n"
+      "          qipu explore --moves \"1.e4 c5 2.马f3 d6\" --lang zh   (Chinese headings, opening name and moves)");
   cmd->callback([o] { run_explore(*o); });
 }
 

@@ -10,10 +10,12 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/db_options.hpp"
+#include "cli/lang.hpp"
 #include "qipu/db/eco.hpp"
 #include "qipu/db/store.hpp"
 
@@ -28,6 +30,7 @@ struct ImportCmdOptions {
   bool no_index = false;
   std::size_t batch = 20000;
   std::string eco_file = db::DefaultEcoFile;
+  std::string lang;  // of the summary
 };
 
 // "illegal move", "unknown move token", … : the kind of a game's first error.
@@ -47,15 +50,27 @@ std::string error_text(const game::GameRecord& rec) {
   return s;
 }
 
-void print_summary(std::ostream& out, const db::ImportStats& st, const std::map<std::string, std::uint64_t>& reasons,
-                   double secs, std::uint64_t bytes, const std::string& path) {
+// A number with three significant digits, as a stream writes it by default.
+std::string three_digits(double x) {
+  std::ostringstream s;
+  s.precision(3);
+  s << x;
+  return s.str();
+}
+
+void print_summary(std::ostream& out, Lang lang, const db::ImportStats& st,
+                   const std::map<std::string, std::uint64_t>& reasons, double secs, std::uint64_t bytes,
+                   const std::string& path) {
   std::uint64_t games = st.imported + st.duplicates + st.rejected;
-  out << "imported " << st.imported << " games into " << shown(path) << "; " << st.duplicates << " duplicates skipped; "
-      << st.rejected << " rejected\n";
-  for (const auto& [reason, n] : reasons) out << "  rejected for " << shown(reason) << ": " << n << "\n";
-  out.precision(3);
-  out << games << " games in " << secs << " s (" << std::uint64_t(games / std::max(secs, 1e-9)) << " games/s, "
-      << bytes / 1e6 / std::max(secs, 1e-9) << " MB/s)\n";
+  out << say(lang, "imported {} games into {}; {} duplicates skipped; {} rejected",
+             {std::to_string(st.imported), shown(path), std::to_string(st.duplicates), std::to_string(st.rejected)})
+      << "\n";
+  for (const auto& [reason, n] : reasons)
+    out << say(lang, "  rejected for {}: {}", {shown(reason), std::to_string(n)}) << "\n";
+  out << say(lang, "{} games in {} s ({} games/s, {} MB/s)",
+             {std::to_string(games), three_digits(secs), std::to_string(std::uint64_t(games / std::max(secs, 1e-9))),
+              three_digits(bytes / 1e6 / std::max(secs, 1e-9))})
+      << "\n";
 }
 
 // The ECO table, or nothing (with a warning) when the file cannot be read: games are
@@ -140,7 +155,7 @@ void import_files(std::ostream& out, const ImportCmdOptions& o, const std::strin
   progress.finish();
   importer.finish();
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  print_summary(out, importer.stats(), reasons, secs, bytes, path);
+  print_summary(out, resolve_lang(o.lang), importer.stats(), reasons, secs, bytes, path);
   if (importer.stats().imported > 0 && isatty(STDOUT_FILENO))
     out << "next: qipu search --db " << path << " --player Morphy   |   qipu explore --db " << path
         << " --moves \"1.e4 e5\"\n      qipu export --db " << path << " --to zh   |   qipu stats --db " << path << "\n";
@@ -213,6 +228,7 @@ void setup_import(CLI::App& app) {
                   "ECO lines for classifying games by position (default: " + std::string(db::DefaultEcoFile) +
                       ", from Debian's pgn-extract; empty: do not classify)");
   cmd->add_flag("--no-position-index", o->no_index, "Do not index positions (faster import; no --fen search)");
+  add_lang_option(*cmd, o->lang);
   cmd->footer(
       "Games that fail to replay are kept whole, with their errors, in the rejects table (qipu rejects).\n"
       "Importing the same file again adds nothing. Exit status follows qipu check.\n"

@@ -7,6 +7,8 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/db_options.hpp"
+#include "cli/lang.hpp"
+#include "cli/table.hpp"
 #include "qipu/db/search.hpp"
 #include "qipu/game/writer.hpp"
 
@@ -20,6 +22,7 @@ struct SearchOptions {
   std::string termination, fen, moves;
   bool transpose = false;
   std::string format = "table", notation = "en", sort = "id";
+  std::string lang;  // of the table's headings, results and opening names
   bool desc = false, count = false;
   std::int64_t limit = -1, offset = 0;
 };
@@ -62,33 +65,6 @@ class ExtraReader {
   db::Statement st_;
 };
 
-// Columns on a terminal: CJK characters take two.
-std::size_t display_width(std::string_view s) {
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    auto b = static_cast<unsigned char>(s[i]);
-    if ((b & 0xC0) == 0x80) continue;
-    w += b >= 0xE1 && b <= 0xEF ? 2 : 1;  // U+1000 and up: mostly wide scripts in names
-  }
-  return w;
-}
-
-std::string fit(std::string_view s, std::size_t width) {
-  std::string out;
-  std::size_t w = 0;
-  for (std::size_t i = 0; i < s.size();) {
-    std::size_t len = 1;
-    while (i + len < s.size() && (static_cast<unsigned char>(s[i + len]) & 0xC0) == 0x80) ++len;
-    std::size_t cw = display_width(s.substr(i, len));
-    if (w + cw > width) break;
-    out.append(s.substr(i, len));
-    w += cw;
-    i += len;
-  }
-  out.append(width - w + 1, ' ');
-  return out;
-}
-
 std::vector<std::string> move_texts(const game::GameRecord& rec, const Notation& n) {
   std::vector<std::string> out;
   WriteStyle style;
@@ -100,15 +76,30 @@ std::vector<std::string> move_texts(const game::GameRecord& rec, const Notation&
   return out;
 }
 
-void print_table_header(std::ostream& out) {
-  out << fit("id", 7) << fit("white", 24) << fit("black", 24) << fit("result", 7) << fit("date", 10) << fit("event", 28)
-      << fit("ECO", 3) << "plies\n";
+// The table's columns, fixed so that rows go out as they are read.
+Table game_table(Lang lang) {
+  auto w = [&](std::string_view english) { return std::string(word(lang, english)); };
+  return Table({{w("id"), 7, 7, true},
+                {w("White"), 24},
+                {w("Black"), 24},
+                {w("result"), 7},
+                {w("date"), 10},
+                {w("event"), 28},
+                {"ECO", 3},
+                {w("plies"), 5, 5, true},
+                {w("opening"), 40}});
 }
 
-void print_table_row(std::ostream& out, const game::GameRecord& rec, const Extra& x) {
-  out << fit(std::to_string(rec.index), 7) << fit(shown(rec.tag("White")), 24) << fit(shown(rec.tag("Black")), 24)
-      << fit(shown(rec.tag("Result")), 7) << fit(shown(rec.tag("Date")), 10) << fit(shown(rec.tag("Event")), 28)
-      << fit(shown(x.eco), 3) << rec.plies() << "\n";
+std::vector<std::string> table_row(Lang lang, const game::GameRecord& rec, const Extra& x) {
+  return {std::to_string(rec.index),
+          shown(rec.tag("White")),
+          shown(rec.tag("Black")),
+          std::string(result_word(lang, shown(rec.tag("Result")))),
+          shown(rec.tag("Date")),
+          shown(rec.tag("Event")),
+          shown(x.eco),
+          std::to_string(rec.plies()),
+          shown(opening_text(lang, x.opening, x.variation))};
 }
 
 // A number ("-1", "+3", "2.5") is data to a spreadsheet, not a formula.
@@ -198,14 +189,16 @@ void print_games(std::ostream& out, db::Connection& c, const db::GameQuery& quer
   w.notation = &n;
   w.style.spaced = n.space_after_piece;
   ExtraReader extra(c);
-  if (o.format == "table") print_table_header(out);
+  Lang lang = resolve_lang(o.lang);
+  Table table = game_table(lang);
+  if (o.format == "table") table.write_header(out);
   if (o.format == "csv") out << CsvHeader;
   if (o.format == "json") out << "[\n";
   bool first = true;
   db::for_each_game(c, q, [&](game::GameRecord& rec) {
     Extra x = o.format == "pgn" ? Extra{} : extra.read(std::int64_t(rec.index));
     if (o.format == "table")
-      print_table_row(out, rec, x);
+      table.write_row(out, table_row(lang, rec, x));
     else if (o.format == "csv")
       print_csv_row(out, rec, x, n);
     else if (o.format == "json")
@@ -352,6 +345,7 @@ void setup_search(CLI::App& app) {
   cmd->add_option("--notation", o->notation,
                   "Notation of moves in pgn, json and csv output: en (default), zh, zh-Hant, fan, de, …")
       ->check(CLI::IsMember(codes));
+  add_lang_option(*cmd, o->lang);
   std::vector<std::string> sorts;
   for (const auto& [name, sql] : sort_columns()) sorts.push_back(name);
   cmd->add_option("--sort", o->sort,
@@ -366,7 +360,8 @@ void setup_search(CLI::App& app) {
       "Filters combine with AND. The database is opened read-only.\n"
       "Examples: qipu search --player carlsen --result decisive --date-from 2013\n"
       "          qipu search --moves \"1.e4 c5 2.Nf3 d6\" --transpose --count\n"
-      "          qipu search --eco B90-B99 --min-elo 2700 --both-elo --format pgn --notation zh");
+      "          qipu search --eco B90-B99 --min-elo 2700 --both-elo --format pgn --notation zh\n"
+      "          qipu search --player 丁立人 --lang zh   (Chinese headings, results 白胜/黑胜/和棋, opening names)");
   cmd->callback([o] { run_search(*o); });
 }
 

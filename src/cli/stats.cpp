@@ -2,6 +2,7 @@
 // players; for one event, the standings and crosstable with Sonneborn–Berger.
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -9,6 +10,8 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/db_options.hpp"
+#include "cli/lang.hpp"
+#include "cli/table.hpp"
 #include "qipu/db/search.hpp"
 
 namespace qipu::cli {
@@ -17,6 +20,7 @@ namespace {
 
 struct StatsOptions {
   std::string db, event;
+  std::string lang;  // of the labels, headings and results
   int top = 10;
   int max_crosstable = 30;
 };
@@ -42,20 +46,46 @@ std::int64_t scalar(db::Connection& c, const char* sql) {
   return st.step() ? st.int64(0) : 0;
 }
 
-void print_totals(std::ostream& out, db::Connection& c) {
-  out << "games:   " << scalar(c, "SELECT count(*) FROM game") << "\n";
-  out << "players: " << scalar(c, "SELECT count(*) FROM player") << "\n";
-  out << "events:  " << scalar(c, "SELECT count(*) FROM event") << "\n";
+// Two columns, counts on the right: the results, the final positions.
+void print_counts(std::ostream& out, Lang lang, db::Statement& st,
+                  const std::function<std::string(db::Statement&)>& label) {
+  Table table({{""}, {"", 0, 40, true}});
+  while (st.step()) table.add({std::string(word(lang, label(st))), std::to_string(st.int64(1))});
+  table.print(out, "  ");
+}
+
+void print_totals(std::ostream& out, Lang lang, db::Connection& c) {
+  auto label = [&](std::string_view english) { return pad(word(lang, english), 9); };
+  out << label("games:") << scalar(c, "SELECT count(*) FROM game") << "\n";
+  out << label("players:") << scalar(c, "SELECT count(*) FROM player") << "\n";
+  out << label("events:") << scalar(c, "SELECT count(*) FROM event") << "\n";
   auto range = c.prepare("SELECT min(date_sort), max(date_sort) FROM game");
   if (range.step() && !range.is_null(0))
-    out << "dates:   " << date_text(range.int64(0)) << " – " << date_text(range.int64(1)) << "\n";
-  out << "\nresults:\n";
+    out << label("dates:") << date_text(range.int64(0)) << " – " << date_text(range.int64(1)) << "\n";
+  out << "\n" << word(lang, "results:") << "\n";
   auto results =
       c.prepare("SELECT coalesce(result, '(none)'), count(*) FROM game GROUP BY result ORDER BY count(*) DESC");
-  while (results.step()) out << "  " << shown(results.text(0)) << "\t" << results.int64(1) << "\n";
-  out << "\nfinal positions:\n";
+  print_counts(out, lang, results, [](db::Statement& st) { return shown(st.text(0)); });
+  out << "\n" << word(lang, "final positions:") << "\n";
   auto terms = c.prepare("SELECT termination, count(*) FROM game GROUP BY termination ORDER BY count(*) DESC");
-  while (terms.step()) out << "  " << termination_name(Termination(terms.int64(0))) << "\t" << terms.int64(1) << "\n";
+  print_counts(out, lang, terms,
+               [](db::Statement& st) { return std::string(termination_name(Termination(st.int64(0)))); });
+}
+
+// The openings played most, by name (the variations counted with their opening); in
+// Chinese, openings that share a name (a family's) count together.
+void print_openings(std::ostream& out, Lang lang, db::Connection& c, int top) {
+  auto st = c.prepare("SELECT o.name, count(*) FROM game g JOIN opening o ON o.id = g.opening_id GROUP BY o.name");
+  std::map<std::string, std::int64_t> counts;
+  while (st.step()) counts[opening_text(lang, st.text(0), "")] += st.int64(1);
+  if (counts.empty()) return;
+  std::vector<std::pair<std::string, std::int64_t>> sorted(counts.begin(), counts.end());
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  if (sorted.size() > std::size_t(top)) sorted.resize(std::size_t(top));
+  out << "\n" << word(lang, "openings:") << "\n";
+  Table table({{""}, {"", 0, 40, true}});
+  for (const auto& [name, n] : sorted) table.add({shown(name), std::to_string(n)});
+  table.print(out, "  ");
 }
 
 // Score counts a win 1 and a draw ½; the percentage is of games with a result.
@@ -68,18 +98,20 @@ constexpr const char* PlayerScores =
     "  result IN ('1-0', '0-1', '1/2-1/2') FROM game WHERE black IS NOT NULL"
     ") x JOIN player p ON p.id = x.pid GROUP BY x.pid ORDER BY count(*) DESC, p.name LIMIT ?";
 
-void print_top_players(std::ostream& out, db::Connection& c, int top) {
-  out << "\ntop players by games:\n";
+void print_top_players(std::ostream& out, Lang lang, db::Connection& c, int top) {
+  out << "\n" << word(lang, "top players by games:") << "\n";
   auto st = c.prepare(PlayerScores);
   st.bind(1, top);
+  Table table({{""}, {"", 0, 40, true}, {"", 0, 40, true}, {"", 0, 40, true}});
   while (st.step()) {
     double score = st.real(2);
     std::int64_t decided = st.int64(3);
     char pct[16];
     std::snprintf(pct, sizeof pct, "%.1f%%", decided ? 100.0 * score / double(decided) : 0.0);
-    out << "  " << shown(st.text(0)) << "\t" << st.int64(1) << " games\t" << points_text(score) << "/" << decided
-        << "\t" << pct << "\n";
+    table.add({shown(st.text(0)), say(lang, "{} games", {std::to_string(st.int64(1))}),
+               points_text(score) + "/" + std::to_string(decided), pct});
   }
+  table.print(out, "  ");
 }
 
 // The event the user means: an exact (case-insensitive) name, else the only one that
@@ -152,7 +184,35 @@ void score_event(const std::vector<EventGame>& games, std::map<std::int64_t, Ent
   }
 }
 
-void print_event(std::ostream& out, db::Connection& c, const std::string& name, int max_crosstable) {
+// The standings, with the crosstable when `cross`: one column per entrant, in rank order.
+void print_standings(std::ostream& out, Lang lang, std::map<std::int64_t, Entrant>& entrants,
+                     const std::vector<std::int64_t>& order, bool cross) {
+  auto w = [&](std::string_view english) { return std::string(word(lang, english)); };
+  std::vector<Column> columns = {{w("rank"), 0, 40, true},
+                                 {w("player"), 0, 40},
+                                 {w("games"), 0, 40, true},
+                                 {w("points"), 0, 40, true},
+                                 {w("SB"), 0, 40, true}};
+  if (cross)
+    for (std::size_t i = 0; i < order.size(); ++i) columns.push_back({std::to_string(i + 1), 0, 40, true});
+  Table table(std::move(columns));
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const auto& e = entrants[order[i]];
+    char sb[16];
+    std::snprintf(sb, sizeof sb, "%.2f", e.sb);
+    std::vector<std::string> row = {std::to_string(i + 1), shown(e.name), std::to_string(e.games),
+                                    points_text(e.points), sb};
+    if (cross)
+      for (auto opp : order) {
+        auto it = e.cells.find(opp);
+        row.push_back(opp == order[i] ? "x" : it == e.cells.end() ? "." : it->second);
+      }
+    table.add(std::move(row));
+  }
+  table.print(out);
+}
+
+void print_event(std::ostream& out, Lang lang, db::Connection& c, const std::string& name, int max_crosstable) {
   auto ev = find_event(c, name);
   if (!ev) return set_exit_code(2);
   std::map<std::int64_t, Entrant> entrants;
@@ -164,32 +224,24 @@ void print_event(std::ostream& out, db::Connection& c, const std::string& name, 
     const auto &x = entrants[a], &y = entrants[b];
     return x.points != y.points ? x.points > y.points : x.sb > y.sb;
   });
-  out << shown(ev->second) << ": " << games.size() << " games, " << entrants.size() << " players\n\n";
-  out << "rank\tplayer\tgames\tpoints\tSB";
+  out << say(lang, "{}: {} games, {} players",
+             {shown(ev->second), std::to_string(games.size()), std::to_string(entrants.size())})
+      << "\n\n";
   bool cross = int(order.size()) <= max_crosstable;
-  if (cross)
-    for (std::size_t i = 0; i < order.size(); ++i) out << "\t" << i + 1;
-  out << "\n";
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    const auto& e = entrants[order[i]];
-    char sb[16];
-    std::snprintf(sb, sizeof sb, "%.2f", e.sb);
-    out << i + 1 << "\t" << shown(e.name) << "\t" << e.games << "\t" << points_text(e.points) << "\t" << sb;
-    if (cross)
-      for (auto opp : order) {
-        auto it = e.cells.find(opp);
-        out << "\t" << (opp == order[i] ? "x" : it == e.cells.end() ? "." : it->second);
-      }
-    out << "\n";
-  }
-  if (!cross) out << "(crosstable left out: more than " << max_crosstable << " players; see --max-crosstable)\n";
+  print_standings(out, lang, entrants, order, cross);
+  if (!cross)
+    out << say(lang, "(crosstable left out: more than {} players; see --max-crosstable)",
+               {std::to_string(max_crosstable)})
+        << "\n";
 }
 
 void stats(std::ostream& out, const StatsOptions& o) {
   auto c = db::open_for_search(db::database_path(o.db));
-  if (!o.event.empty()) return print_event(out, *c, o.event, o.max_crosstable);
-  print_totals(out, *c);
-  print_top_players(out, *c, o.top);
+  Lang lang = resolve_lang(o.lang);
+  if (!o.event.empty()) return print_event(out, lang, *c, o.event, o.max_crosstable);
+  print_totals(out, lang, *c);
+  print_openings(out, lang, *c, o.top);
+  print_top_players(out, lang, *c, o.top);
 }
 
 void run_stats(const StatsOptions& o) {
@@ -207,10 +259,11 @@ void setup_stats(CLI::App& app) {
   add_db_option(*cmd, o->db);
   cmd->add_option("--event", o->event,
                   "Standings and crosstable of this event (its whole name, or a part that only it contains)");
-  cmd->add_option("--top", o->top, "How many players to list by games played (default 10)")
+  cmd->add_option("--top", o->top, "How many players (by games played) and openings to list (default 10)")
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--max-crosstable", o->max_crosstable,
                   "Leave out the crosstable above this many players (default 30)");
+  add_lang_option(*cmd, o->lang);
   cmd->footer(
       "A win counts 1 and a draw ½; percentages are of the games with a result.\n"
       "Sonneborn–Berger: the sum of the final points of the opponents a player beat, plus half of those drawn with.\n"

@@ -1,5 +1,7 @@
 #include "qipu/db/eco.hpp"
 
+#include <array>
+
 #include "qipu/db/sqlite.hpp"
 #include "qipu/game/pipeline.hpp"
 
@@ -37,6 +39,91 @@ const Opening* EcoTable::classify(const std::vector<Key>& keys) const {
   for (std::size_t i = n; i-- > 0;)
     if (const Opening* o = find(keys[i])) return o;
   return nullptr;
+}
+
+extern const char* const kEcoChineseNames;  // src/db/eco_zh.tsv, compiled in
+
+namespace {
+
+// How names are matched: ASCII lower case, without the words that say what kind of line
+// it is ("Petrov's defence", "Petrov" and "petrov" are one key).
+std::string match_key(std::string_view name) {
+  std::string key;
+  for (char c : name) key += c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c;
+  constexpr std::array<std::string_view, 8> kinds = {" defence", " defense",   " opening", " game",
+                                                     " attack",  " variation", " system",  "'s"};
+  for (bool cut = true; cut;) {
+    cut = false;
+    for (auto kind : kinds)
+      if (key.size() > kind.size() && key.ends_with(kind)) {
+        key.resize(key.size() - kind.size());
+        cut = true;
+      }
+  }
+  return key;
+}
+
+// The name a line belongs to: the part before ",", " (" , ";" or " with ".
+std::string_view family_of(std::string_view name) {
+  std::size_t end = name.size();
+  for (std::string_view sep : {",", " (", ";", " with "}) end = std::min(end, name.find(sep));
+  return name.substr(0, end);
+}
+
+struct Names {
+  std::string_view simplified, traditional;
+  [[nodiscard]] std::string_view in(Script s) const { return s == Script::Simplified ? simplified : traditional; }
+};
+
+struct ChineseTable {
+  std::unordered_map<std::string, Names> openings;
+  std::unordered_map<std::string, Names> variations;  // opening key, '|', variation key
+};
+
+ChineseTable parse_chinese_table(std::string_view text) {
+  ChineseTable t;
+  while (!text.empty()) {
+    std::string_view line = text.substr(0, text.find('\n'));
+    text.remove_prefix(std::min(text.size(), line.size() + 1));
+    if (line.empty() || line[0] == '#') continue;
+    std::array<std::string_view, 4> f;
+    for (auto& field : f) {
+      field = line.substr(0, line.find('\t'));
+      line.remove_prefix(std::min(line.size(), field.size() + 1));
+    }
+    Names n{f[2], f[3]};
+    if (f[1].empty())
+      t.openings.emplace(match_key(f[0]), n);
+    else
+      t.variations.emplace(match_key(f[0]) + "|" + match_key(f[1]), n);
+  }
+  return t;
+}
+
+const ChineseTable& chinese_table() {
+  static const ChineseTable t = parse_chinese_table(kEcoChineseNames);
+  return t;
+}
+
+}  // namespace
+
+std::optional<ChineseOpening> chinese_opening(std::string_view opening, std::string_view variation, Script script) {
+  const ChineseTable& t = chinese_table();
+  std::string key = match_key(opening);
+  auto it = t.openings.find(key);
+  if (it == t.openings.end()) {
+    // "Sicilian, Chekhover variation": the family, and what follows it as the variation.
+    std::string_view family = family_of(opening);
+    if (variation.empty() && opening.size() > family.size() + 2 && opening[family.size()] == ',')
+      variation = opening.substr(family.size() + 2);
+    key = match_key(family);
+    it = t.openings.find(key);
+    if (it == t.openings.end()) return std::nullopt;
+  }
+  ChineseOpening out{it->second.in(script), {}};
+  auto v = t.variations.find(key + "|" + match_key(family_of(variation)));
+  if (!variation.empty() && v != t.variations.end()) out.variation = v->second.in(script);
+  return out;
 }
 
 }  // namespace qipu::db

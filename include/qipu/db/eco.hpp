@@ -3,7 +3,9 @@
 // by its move order, and the deepest named position wins.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -35,5 +37,17 @@ class EcoTable {
   std::unordered_map<Key, Opening> by_key_;
   std::size_t max_ply_ = 0;  // no named line is longer: later positions need no look-up
 };
+
+// Chinese names of openings, from the table compiled in (src/db/eco_zh.tsv, which cites
+// its sources): the opening's own established name, else its family's ("Sicilian,
+// Chekhover variation" → 西西里防御), and the variation's where one is established
+// ("Najdorf" → 纳道夫变例), else an empty variation.
+enum class Script { Simplified, Traditional };
+struct ChineseOpening {
+  std::string_view name, variation;
+};
+// nullopt when the table knows neither the opening nor its family.
+[[nodiscard]] std::optional<ChineseOpening> chinese_opening(std::string_view opening, std::string_view variation,
+                                                            Script script);
 
 }  // namespace qipu::db
