@@ -8,6 +8,8 @@
 #include "cli/common.hpp"
 #include "cli/db_options.hpp"
 #include "qipu/db/eco.hpp"
+#include "qipu/db/players.hpp"
+#include "qipu/db/rating.hpp"
 #include "qipu/db/search.hpp"
 
 namespace qipu::cli {
@@ -64,6 +66,17 @@ std::string average(const db::MoveStats& s) {
   return s.elo_games ? std::to_string(std::llround(s.elo_sum / double(s.elo_games))) : "";
 }
 
+// The player's score and performance rating over the games of a move (--player).
+std::string player_score(const db::MoveStats& s) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.1f", s.games ? 100.0 * s.player_points / double(s.games) : 0.0);
+  return buf;
+}
+std::string performance(const db::MoveStats& s) {
+  auto p = db::performance_rating(s.opponent_elo_sum, s.rated_points, int(s.rated_games));
+  return p ? std::to_string(*p) : "";
+}
+
 struct TopRow {
   std::int64_t id;
   std::string white, black, result, date, event;
@@ -93,7 +106,7 @@ std::string pad(std::string s, std::size_t width) {
 }
 
 void print_table(std::ostream& out, const Position& pos, const std::optional<db::Opening>& name,
-                 const db::Exploration& ex, const std::vector<TopRow>& top, const Notation& n) {
+                 const db::Exploration& ex, const std::vector<TopRow>& top, const Notation& n, bool player) {
   out << "Position: " << pos.fen() << "\n";
   if (name)
     out << "Opening:  " << shown(name->eco) << " " << shown(name->name)
@@ -102,14 +115,17 @@ void print_table(std::ostream& out, const Position& pos, const std::optional<db:
   out << t.games << (t.games == 1 ? " game" : " games") << ": White wins " << percent(t.white_wins, t.games)
       << "%, draws " << percent(t.draws, t.games) << "%, Black wins " << percent(t.black_wins, t.games) << "%\n\n";
   out << pad("move", 10) << pad("games", 8) << pad("share", 7) << pad("white", 7) << pad("draw", 7) << pad("black", 7)
-      << pad("elo", 6) << "last\n";
+      << pad("elo", 6) << (player ? pad("last", 6) + pad("score", 7) + "perf" : "last") << "\n";
   WriteStyle style;
   style.spaced = n.space_after_piece;
   for (const auto& m : ex.moves)
     out << pad(write_move(pos, m.move, n, style), 10) << pad(std::to_string(m.games), 8)
         << pad(percent(m.games, t.games), 7) << pad(percent(m.white_wins, m.games), 7)
         << pad(percent(m.draws, m.games), 7) << pad(percent(m.black_wins, m.games), 7) << pad(average(m), 6)
-        << (m.last_year ? std::to_string(m.last_year) : "") << "\n";
+        << (player ? pad(m.last_year ? std::to_string(m.last_year) : "", 6) + pad(player_score(m), 7) + performance(m)
+            : m.last_year ? std::to_string(m.last_year)
+                          : "")
+        << "\n";
   if (top.empty()) return;
   out << "\nTop games (average Elo):\n";
   for (const auto& r : top)
@@ -124,16 +140,20 @@ void append_field(std::string& out, std::string_view key, std::string_view value
   append_json_string(out, value);
 }
 
-std::string json_stats(const db::MoveStats& s) {
+std::string json_stats(const db::MoveStats& s, bool player) {
   std::string out = "\"games\": " + std::to_string(s.games) + ", \"white_wins\": " + std::to_string(s.white_wins) +
                     ", \"draws\": " + std::to_string(s.draws) + ", \"black_wins\": " + std::to_string(s.black_wins);
   out += ", \"average_elo\": " + (s.elo_games ? average(s) : std::string("null"));
   out += ", \"last_year\": " + (s.last_year ? std::to_string(s.last_year) : std::string("null"));
+  if (player) {
+    std::string perf = performance(s);
+    out += ", \"player_score\": " + player_score(s) + ", \"performance\": " + (perf.empty() ? "null" : perf);
+  }
   return out;
 }
 
 void print_json(std::ostream& stream, const Position& pos, const std::optional<db::Opening>& name,
-                const db::Exploration& ex, const std::vector<TopRow>& top, const Notation& n) {
+                const db::Exploration& ex, const std::vector<TopRow>& top, const Notation& n, bool player) {
   std::string out = "{";
   append_field(out, "fen", pos.fen());
   if (name) {
@@ -144,13 +164,13 @@ void print_json(std::ostream& stream, const Position& pos, const std::optional<d
     out += ", ";
     append_field(out, "variation", name->variation);
   }
-  out += ", " + json_stats(ex.total) + ", \"moves\": [";
+  out += ", " + json_stats(ex.total, player) + ", \"moves\": [";
   WriteStyle style;
   style.spaced = n.space_after_piece;
   for (std::size_t i = 0; i < ex.moves.size(); ++i) {
     out += i ? ",\n  {" : "\n  {";
     append_field(out, "move", write_move(pos, ex.moves[i].move, n, style));
-    out += ", " + json_stats(ex.moves[i]) + "}";
+    out += ", " + json_stats(ex.moves[i], player) + "}";
   }
   out += "],\n \"top_games\": [";
   for (std::size_t i = 0; i < top.size(); ++i) {
@@ -179,19 +199,24 @@ void explore(std::ostream& out, const ExploreOptions& o) {
   if (!target) return set_exit_code(2);
   auto c = db::open_for_search(db::database_path(o.db));
   db::GameQuery q;
-  if (auto e = db::add_conditions(o.filter, q); !e.empty()) {
+  db::GameFilter f = o.filter;
+  f.names = game::NameMatch::Words;
+  if (auto e = db::add_conditions(f, q); !e.empty()) {
     std::cerr << "qipu explore: " << e << "\n";
     return set_exit_code(2);
   }
-  auto ex = db::explore(*c, target->position, q, o.top);
+  bool player = !f.player.empty();
+  std::vector<std::int64_t> rows;
+  if (player) rows = db::matching_players(*c, f.player);
+  auto ex = db::explore(*c, target->position, q, o.top, player ? &rows : nullptr);
   note_replayed("explore", ex.replayed, db::database_path(o.db));
   auto top = top_rows(*c, ex.top_games);
   auto name = name_of(*target, o.eco_file);
   const Notation& n = *find_notation(o.notation);
   if (o.format == "json")
-    print_json(out, target->position, name, ex, top, n);
+    print_json(out, target->position, name, ex, top, n, player);
   else
-    print_table(out, target->position, name, ex, top, n);
+    print_table(out, target->position, name, ex, top, n, player);
 }
 
 void run_explore(const ExploreOptions& o) {
@@ -215,7 +240,10 @@ void setup_explore(CLI::App& app) {
       ->check(CLI::IsMember(codes));
   cmd->add_option("--format", o->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--top", o->top, "How many top games (highest average Elo) to list (default 10)");
-  cmd->add_option("--player", o->filter.player, "Only games of a player whose name contains this");
+  cmd->add_option("--player", o->filter.player,
+                  "Only games of a player whose name has these words; adds the player's score and performance");
+  cmd->add_option("--color", o->filter.color, "With --player: only the games the player had this colour in")
+      ->check(CLI::IsMember({"white", "black"}));
   cmd->add_option("--min-elo", o->filter.min_elo,
                   "Only games with a player rated at least this (both with --both-elo)");
   cmd->add_flag("--both-elo", o->filter.both_elo, "Apply --min-elo to both players");
@@ -226,7 +254,9 @@ void setup_explore(CLI::App& app) {
   cmd->footer(
       "Each game counts once, with the move it played the first time it reached the position;\n"
       "percentages are of the games with that move. Elo is the mean of the known ratings of both players.\n"
-      "Example: qipu explore --moves \"1.e4 c5 2.Nf3 d6\" --notation zh");
+      "With --player, score is the player's percentage and perf FIDE's performance rating over the rated opponents.\n"
+      "Examples: qipu explore --moves \"1.e4 c5 2.Nf3 d6\" --notation zh\n"
+      "          qipu explore --moves \"1.e4\" --player carlsen --color black");
   cmd->callback([o] { run_explore(*o); });
 }
 

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/db_options.hpp"
+#include "cli/stats_players.hpp"
 #include "qipu/db/search.hpp"
 
 namespace qipu::cli {
@@ -19,6 +20,8 @@ struct StatsOptions {
   std::string db, event;
   int top = 10;
   int max_crosstable = 30;
+  std::string player, rank_by = "match-points";  // --player; --teams ranking
+  bool teams = false;
 };
 
 // "1990.05.??" from date_sort's YYYYMMDD with 00 for unknown parts.
@@ -185,8 +188,20 @@ void print_event(std::ostream& out, db::Connection& c, const std::string& name, 
   if (!cross) out << "(crosstable left out: more than " << max_crosstable << " players; see --max-crosstable)\n";
 }
 
+void print_teams(std::ostream& out, db::Connection& c, const StatsOptions& o) {
+  if (o.event.empty()) {
+    std::cerr << "qipu stats: --teams needs --event NAME\n";
+    return set_exit_code(2);
+  }
+  auto ev = find_event(c, o.event);
+  if (!ev) return set_exit_code(2);
+  print_team_stats(out, c, ev->first, ev->second, o.rank_by == "game-points", o.max_crosstable);
+}
+
 void stats(std::ostream& out, const StatsOptions& o) {
   auto c = db::open_for_search(db::database_path(o.db));
+  if (!o.player.empty()) return print_player_stats(out, *c, o.player);
+  if (o.teams) return print_teams(out, *c, o);
   if (!o.event.empty()) return print_event(out, *c, o.event, o.max_crosstable);
   print_totals(out, *c);
   print_top_players(out, *c, o.top);
@@ -211,10 +226,22 @@ void setup_stats(CLI::App& app) {
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--max-crosstable", o->max_crosstable,
                   "Leave out the crosstable above this many players (default 30)");
+  cmd->add_option(
+      "--player", o->player,
+      "One player's games, score and performance rating by colour, year and ECO family (words of the name)");
+  cmd->add_flag(
+      "--teams", o->teams,
+      "With --event: team matches (WhiteTeam/BlackTeam tags), match points 2/1/0 (场分) and game points (局分)");
+  cmd->add_option("--rank-by", o->rank_by,
+                  "--teams ranking: match-points (default; the Olympiad rule since 2008) or game-points (1976-2006)")
+      ->check(CLI::IsMember({"match-points", "game-points"}));
   cmd->footer(
       "A win counts 1 and a draw ½; percentages are of the games with a result.\n"
+      "Performance rating: the rated opponents' average Elo plus FIDE's dp for the score in those games.\n"
       "Sonneborn–Berger: the sum of the final points of the opponents a player beat, plus half of those drawn with.\n"
-      "Example: qipu stats --event \"Linares 1994\"");
+      "Examples: qipu stats --event \"Linares 1994\"\n"
+      "          qipu stats --player \"Anand, V\"\n"
+      "          qipu stats --event \"44th Olympiad\" --teams");
   cmd->callback([o] { run_stats(*o); });
 }
 
