@@ -69,7 +69,7 @@ std::string average(const db::MoveStats& s) {
 // The player's score and performance rating over the games of a move (--player).
 std::string player_score(const db::MoveStats& s) {
   char buf[16];
-  std::snprintf(buf, sizeof buf, "%.1f", s.games ? 100.0 * s.player_points / double(s.games) : 0.0);
+  std::snprintf(buf, sizeof buf, "%.1f", s.player_games ? 100.0 * s.player_points / double(s.player_games) : 0.0);
   return buf;
 }
 std::string performance(const db::MoveStats& s) {

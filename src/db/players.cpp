@@ -98,38 +98,57 @@ void join_by_fide_id(const std::vector<Row>& rows, Groups& g) {
   }
 }
 
-// Rows of one surname: a full given name groups its spellings; an initial (or no
-// given name) joins the one full name it can stand for, and stays apart when it could
-// stand for several ("Sokolov, A" with both "Sokolov, Andrei" and "Sokolov, Alexey").
-// Rows whose FIDE ids differ are never joined by name.
+// The given names x can stand for: the longest names that begin with it ("i" and "iv"
+// stand for "ivan"; "" for any), none of them the beginning of another.
+std::vector<std::string> extensions(const std::string& x,
+                                    const std::map<std::string, std::vector<std::size_t>>& by_given) {
+  std::vector<std::string> longer;
+  for (const auto& [y, members] : by_given)
+    if (y.size() > x.size() && y.compare(0, x.size(), x) == 0) longer.push_back(y);
+  std::vector<std::string> out;
+  for (const auto& y : longer)
+    if (std::none_of(longer.begin(), longer.end(),
+                     [&](const std::string& z) { return z.size() > y.size() && z.compare(0, y.size(), y) == 0; }))
+      out.push_back(y);
+  return out;
+}
+
+// Rows of one surname: each given name joins the one longer name it can stand for
+// ("Sokolov,I" and "Sokolov,Iv" join "Sokolov, Ivan"), and stays apart when it could
+// stand for several ("Sokolov" with both "Sokolov, Ivan" and "Sokolov, Andrei"). Rows
+// whose FIDE ids differ are never joined by name.
 void join_surname(const std::vector<Row>& rows, const std::vector<std::size_t>& of_surname, Groups& g) {
   std::map<std::string, std::vector<std::size_t>> by_given;
   for (auto i : of_surname) by_given[rows[i].key.given].push_back(i);
-  auto join_all = [&](std::vector<std::size_t> members) {
-    std::set<std::string> fide;
-    for (auto i : members)
-      if (!rows[i].fide_id.empty()) fide.insert(rows[i].fide_id);
-    if (fide.size() > 1) return;
-    for (auto i : members) g.join(i, members.front());
-  };
-  std::vector<std::string> full;
-  for (const auto& [given, members] : by_given)
-    if (given.size() > 1) full.push_back(given);
   for (const auto& [given, members] : by_given) {
-    if (given.size() > 1) {
-      join_all(members);
-      continue;
-    }
-    std::vector<std::string> fits;
-    for (const auto& f : full)
-      if (given.empty() || f[0] == given[0]) fits.push_back(f);
     std::vector<std::size_t> group = members;
-    if (fits.size() == 1) group.push_back(by_given[fits.front()].front());
-    join_all(group);
+    auto ext = extensions(given, by_given);
+    if (ext.size() == 1) group.push_back(by_given[ext.front()].front());
+    std::set<std::string> fide;
+    for (auto i : group)
+      if (!rows[i].fide_id.empty()) fide.insert(rows[i].fide_id);
+    if (fide.size() > 1) continue;
+    for (auto i : group) g.join(i, group.front());
   }
 }
 
-void join_by_name(const std::vector<Row>& rows, Groups& g) {
+// "Ding Liren" may be surname first, as Chinese names are: it is read so when the
+// surname "Ding" is known from an unambiguous spelling ("Ding,L") and "Liren" is not.
+void reorder_keys(std::vector<Row>& rows) {
+  std::set<std::string> known;
+  for (const auto& r : rows)
+    if (r.key.alternative.surname.empty()) known.insert(r.key.surname);
+  for (auto& r : rows) {
+    const auto& alt = r.key.alternative;
+    if (!alt.surname.empty() && known.count(alt.surname) && !known.count(r.key.surname)) {
+      r.key.surname = alt.surname;
+      r.key.given = alt.given;
+    }
+  }
+}
+
+void join_by_name(std::vector<Row>& rows, Groups& g) {
+  reorder_keys(rows);
   std::map<std::string, std::vector<std::size_t>> by_surname;
   for (std::size_t i = 0; i < rows.size(); ++i)
     if (!rows[i].split && !rows[i].key.surname.empty()) by_surname[rows[i].key.surname].push_back(i);

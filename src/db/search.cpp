@@ -554,7 +554,9 @@ void count_player(MoveStats& s, Statement& row, const std::vector<std::int64_t>&
   bool white = is_player(7);
   if (!white && !is_player(8)) return;
   std::string_view r = row.text(3);
+  if (r != "1-0" && r != "0-1" && r != "1/2-1/2") return;  // no result: no score
   double points = r == "1/2-1/2" ? 0.5 : r == (white ? "1-0" : "0-1") ? 1 : 0;
+  ++s.player_games;
   s.player_points += points;
   int opponent = white ? 5 : 4;
   if (row.is_null(opponent)) return;

@@ -129,35 +129,57 @@ bool is_particle(std::string_view w) {
   return std::find(particles.begin(), particles.end(), w) != particles.end();
 }
 
-// An initial: one letter, as a word of a folded name ("m" from "M.").
-bool is_initial(std::string_view w) { return w.size() == 1; }
+// The length of the first character of a word (UTF-8; a stray byte counts as one).
+std::size_t first_char(std::string_view w) {
+  std::size_t len = 0;
+  if (!w.empty()) decode(w, 0, len);
+  return std::max<std::size_t>(len, w.empty() ? 0 : 1);
+}
+
+// An initial: one letter, as a word of a folded name ("m" from "M.", "а" from "А.").
+bool is_initial(std::string_view w) { return !w.empty() && first_char(w) == w.size(); }
 
 // Does query word q match name word w? The same word, or an initial of the other.
 bool word_matches(std::string_view q, std::string_view w, bool initials) {
   if (q == w) return true;
-  if (!initials || q.empty() || w.empty() || q[0] != w[0]) return false;
+  if (!initials || q.empty() || w.empty() || q.substr(0, first_char(q)) != w.substr(0, first_char(w))) return false;
   return is_initial(q) || is_initial(w);
 }
 
 // Words mode: each query word is found among the name's words, each name word used
-// once; exact matches are taken before initials so that "v anand" pairs v with v.
+// once; exact matches are taken before initials so that "v anand" pairs v with v. At
+// least one whole word must match: "anand" alone does not find "Grischuk,A".
 bool words_match(const std::vector<std::string>& query, const std::string& folded_name) {
   auto words = name_words(folded_name);
   std::vector<bool> used(words.size(), false);
+  bool whole = false, cjk = false;
   for (const auto& q : query) {
     if (has_cjk(q)) {  // Chinese names are written without spaces
       if (folded_name.find(q) == std::string::npos) return false;
+      cjk = true;
       continue;
     }
     bool found = false;
     for (bool initials : {false, true}) {
       for (std::size_t i = 0; i < words.size() && !found; ++i)
-        if (!used[i] && word_matches(q, words[i], initials)) used[i] = found = true;
+        if (!used[i] && word_matches(q, words[i], initials)) {
+          used[i] = found = true;
+          whole = whole || (!is_initial(q) && q == words[i]);
+        }
       if (found) break;
     }
     if (!found) return false;
   }
-  return true;
+  bool all_initials = std::all_of(query.begin(), query.end(), [](const std::string& q) { return is_initial(q); });
+  return whole || cjk || all_initials;
+}
+
+// A given name as a key holds it: whole when it is letters only, else just its first
+// letter ("V2" and "Viswanathan:Borgialli" in real files are not names to group by).
+std::string given_name(const std::string& word) {
+  bool letters = std::all_of(word.begin(), word.end(),
+                             [](char c) { return static_cast<unsigned char>(c) >= 0x80 || (c >= 'a' && c <= 'z'); });
+  return letters ? word : word.substr(0, first_char(word));
 }
 
 }  // namespace
@@ -242,7 +264,8 @@ std::string name_query_error(std::string_view query, NameMatch mode) {
   return {};
 }
 
-NameKey name_key(std::string_view name) {
+namespace {
+NameKey key_of(std::string_view name) {
   std::string folded = fold_name(name);
   NameKey key;
   auto comma = folded.find(',');
@@ -257,18 +280,30 @@ NameKey name_key(std::string_view name) {
     auto surname = name_words(std::string_view(folded).substr(0, comma));
     auto given = name_words(std::string_view(folded).substr(comma + 1));
     key.surname = join(surname.begin(), surname.end());
-    if (!given.empty()) key.given = given.front();
+    if (!given.empty()) key.given = given_name(given.front());
     if (key.surname.empty()) key.surname = std::move(key.given), key.given.clear();
     return key;
   }
-  if (words.size() == 1) return {words.front(), {}};
+  if (words.size() == 1) return {words.front(), {}, {}};
   std::size_t end = words.size();
   while (end > 1 && is_initial(words[end - 1])) --end;
-  if (end < words.size()) return {join(words.begin(), words.begin() + std::ptrdiff_t(end)), words[end]};  // "Anand V."
+  if (end < words.size())
+    return {join(words.begin(), words.begin() + std::ptrdiff_t(end)), words[end], {}};  // "Anand V."
   // "Given Surname", with the particles before the surname ("Loek van Wely").
   std::size_t start = words.size() - 1;
   while (start > 1 && is_particle(words[start - 1])) --start;
-  return {join(words.begin() + std::ptrdiff_t(start), words.end()), words.front()};
+  return {join(words.begin() + std::ptrdiff_t(start), words.end()), given_name(words.front()), {}};
+}
+
+}  // namespace
+
+NameKey name_key(std::string_view name) {
+  NameKey key = key_of(name);
+  std::string folded = fold_name(name);
+  auto words = name_words(folded);
+  if (words.size() == 2 && folded.find(',') == std::string::npos && !is_initial(words[0]) && !is_initial(words[1]))
+    key.alternative = {words[0], given_name(words[1])};
+  return key;
 }
 
 }  // namespace qipu::game

@@ -87,7 +87,7 @@ struct MoveStats {
   // From one player's side (explore's `player`): their points, and their points and
   // opponents' ratings in the games against rated opponents (performance rating).
   double player_points = 0, rated_points = 0, opponent_elo_sum = 0;
-  std::uint64_t rated_games = 0;
+  std::uint64_t player_games = 0, rated_games = 0;  // games with a result
 };
 struct TopGame {
   std::int64_t id = 0;

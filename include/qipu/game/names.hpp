@@ -57,7 +57,11 @@ class NameQuery {
 struct NameKey {
   std::string surname;  // "carlsen", "van wely"
   std::string given;    // "magnus", "m", or empty
-  [[nodiscard]] bool initial_only() const { return given.size() == 1; }
+  // For two words without a comma ("Ding Liren", "Magnus Carlsen"), the other reading:
+  // surname first, as Chinese names are written. Empty otherwise.
+  struct Reading {
+    std::string surname, given;
+  } alternative;
   [[nodiscard]] std::string text() const { return given.empty() ? surname : surname + " " + given; }
 };
 NameKey name_key(std::string_view name);
