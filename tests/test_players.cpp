@@ -38,6 +38,8 @@ TEST_CASE("names match by words, with initials and any order", "[players]") {
   CHECK_FALSE(game::name_matches("Carlsen,M", "Henrik Carlsen", NameMatch::Words));
   CHECK_FALSE(game::name_matches("Grischuk,A", "anand", NameMatch::Words));  // an initial alone is not enough
   CHECK(game::name_matches("O'Kelly de Galway, Alberto", "okelly", NameMatch::Words));
+  CHECK(game::name_words("o'kelly, %' x") == std::vector<std::string>{"okelly", "%'", "x"});
+  CHECK_FALSE(game::name_matches("%_\"", "%' --", NameMatch::Words));  // "%'" is not the word "%"
   CHECK(game::name_matches("Vachier-Lagrave,M", "lagrave", NameMatch::Words));
   CHECK(game::name_matches("Grünfeld, Ernst", "GRUNFELD", NameMatch::Words));
   CHECK(game::name_matches("Carlsen,Magnus", "ｃａｒｌｓｅｎ", NameMatch::Words));
@@ -98,6 +100,10 @@ TEST_CASE("players groups real spellings into people", "[players][cli]") {
   CHECK(spellings(db, "kasparov") == std::vector<std::string>{"Kasparov, Gary (1); Kasparov,G (1)", "Kasparov,S (1)"});
   auto fide = run_qipu("players --db " + db + " --name pragnanandha");
   CHECK(contains(fide.out, "\t25059530\t2\t"));
+  // stats counts people, not spellings: the four Ivan Sokolov spellings are one player.
+  auto stats = run_qipu("stats --db " + db);
+  CHECK(contains(stats.out, "\n  Sokolov, Ivan\t4 games\t2/4\t50.0%\n"));
+  CHECK(contains(stats.out, "\n  Carlsen,M\t3 games\t"));
 }
 
 TEST_CASE("players merge and split are kept across imports", "[players][cli]") {

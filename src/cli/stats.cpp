@@ -10,6 +10,7 @@
 #include "cli/common.hpp"
 #include "cli/db_options.hpp"
 #include "cli/stats_players.hpp"
+#include "qipu/db/players.hpp"
 #include "qipu/db/search.hpp"
 
 namespace qipu::cli {
@@ -61,27 +62,35 @@ void print_totals(std::ostream& out, db::Connection& c) {
   while (terms.step()) out << "  " << termination_name(Termination(terms.int64(0))) << "\t" << terms.int64(1) << "\n";
 }
 
-// Score counts a win 1 and a draw ½; the percentage is of games with a result.
+// Score counts a win 1 and a draw ½; the percentage is of games with a result. Per
+// player row; rows are summed per person (db/players.hpp: "Anand,V" and "Anand,
+// Viswanathan" are one).
 constexpr const char* PlayerScores =
-    "SELECT p.name, count(*), sum(x.score), sum(x.decided) FROM ("
+    "SELECT x.pid, count(*), sum(x.score), sum(x.decided) FROM ("
     " SELECT white AS pid, CASE result WHEN '1-0' THEN 1.0 WHEN '1/2-1/2' THEN 0.5 ELSE 0.0 END AS score,"
     "  result IN ('1-0', '0-1', '1/2-1/2') AS decided FROM game WHERE white IS NOT NULL"
     " UNION ALL"
     " SELECT black, CASE result WHEN '0-1' THEN 1.0 WHEN '1/2-1/2' THEN 0.5 ELSE 0.0 END,"
     "  result IN ('1-0', '0-1', '1/2-1/2') FROM game WHERE black IS NOT NULL"
-    ") x JOIN player p ON p.id = x.pid GROUP BY x.pid ORDER BY count(*) DESC, p.name LIMIT ?";
+    ") x GROUP BY x.pid";
 
 void print_top_players(std::ostream& out, db::Connection& c, int top) {
   out << "\ntop players by games:\n";
+  auto ids = db::load_identities(c);  // most games first
+  std::vector<double> score(ids.list.size());
+  std::vector<std::int64_t> decided(ids.list.size());
   auto st = c.prepare(PlayerScores);
-  st.bind(1, top);
   while (st.step()) {
-    double score = st.real(2);
-    std::int64_t decided = st.int64(3);
+    auto it = ids.of_player.find(st.int64(0));
+    if (it == ids.of_player.end()) continue;
+    score[it->second] += st.real(2);
+    decided[it->second] += st.int64(3);
+  }
+  for (std::size_t i = 0; i < ids.list.size() && i < std::size_t(top); ++i) {
     char pct[16];
-    std::snprintf(pct, sizeof pct, "%.1f%%", decided ? 100.0 * score / double(decided) : 0.0);
-    out << "  " << shown(st.text(0)) << "\t" << st.int64(1) << " games\t" << points_text(score) << "/" << decided
-        << "\t" << pct << "\n";
+    std::snprintf(pct, sizeof pct, "%.1f%%", decided[i] ? 100.0 * score[i] / double(decided[i]) : 0.0);
+    out << "  " << shown(ids.list[i].name) << "\t" << ids.list[i].games << " games\t" << points_text(score[i]) << "/"
+        << decided[i] << "\t" << pct << "\n";
   }
 }
 

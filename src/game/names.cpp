@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <regex>
 #include <utility>
 
@@ -202,8 +203,14 @@ std::string fold_name(std::string_view name) {
 std::vector<std::string> name_words(std::string_view folded) {
   std::vector<std::string> words;
   std::string word;
-  for (char c : folded) {
-    if (c == '\'' || c == '`') continue;  // O'Kelly, d'Amico: one word
+  auto letter = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80;
+  };
+  for (std::size_t i = 0; i < folded.size(); ++i) {
+    char c = folded[i];
+    // An apostrophe between letters joins them: O'Kelly, d'Amico are one word ("okelly").
+    bool inside = !word.empty() && letter(word.back()) && i + 1 < folded.size() && letter(folded[i + 1]);
+    if ((c == '\'' || c == '`') && inside) continue;
     if (is_separator(c)) {
       if (!word.empty()) words.push_back(std::move(word));
       word.clear();
