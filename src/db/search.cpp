@@ -145,12 +145,36 @@ struct Builder {
   void param(std::string v) { q.params.emplace_back(std::move(v)); }
 };
 
+bool is_ascii(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+// For words mode, a cheap test before the function call: a match needs one of the
+// query's whole words in the name (game::name_matches), and in a name of plain ASCII
+// without apostrophes (whose folding is only case) SQLite's LIKE finds it. Names with
+// other characters go to the function. Empty when no such test holds for the query.
+std::string words_prefilter(Builder& b, std::string_view text) {
+  std::string sql;
+  for (const auto& w : game::name_words(game::fold_name(text))) {
+    if (!is_ascii(w)) return {};  // Chinese words match inside names: no whole word needed
+    if (w.size() < 2) continue;   // an initial
+    sql += (sql.empty() ? "" : " OR ") + std::string("name LIKE ? ESCAPE '\\'");
+    b.param(contains_pattern(w));
+  }
+  // Names with bytes beyond ASCII (more bytes than characters) or apostrophes go on.
+  return sql.empty()
+             ? sql
+             : "(" + sql +
+                   " OR length(CAST(name AS BLOB)) <> length(name) OR instr(name, '''') OR instr(name, '`')) AND ";
+}
+
 // Ids of `table` whose name matches the text in this mode (game::name_matches, through
 // the SQL function qipu_name_match). The user's text is a bound parameter.
 std::string name_match(Builder& b, std::string_view table, std::string_view text, game::NameMatch mode) {
+  std::string prefilter = mode == game::NameMatch::Words ? words_prefilter(b, text) : "";
   b.param(std::string(text));
   b.param(std::int64_t(mode));
-  return "SELECT id FROM " + std::string(table) + " WHERE qipu_name_match(name, ?, ?)";
+  return "SELECT id FROM " + std::string(table) + " WHERE " + prefilter + "qipu_name_match(name, ?, ?)";
 }
 
 bool valid_eco(std::string_view s) {
