@@ -106,7 +106,7 @@ TEST_CASE("players groups real spellings into people", "[players][cli]") {
   CHECK(contains(stats.out, "\n  Carlsen,M\t3 games\t"));
 }
 
-TEST_CASE("players merge and split are kept across imports", "[players][cli]") {
+TEST_CASE("players merge and split are kept across imports and exports", "[players][cli]") {
   std::string db = names_db();
   auto m = run_qipu("players merge --db " + db + " 'Kasparov,S' 'Kasparov, Gary'");
   REQUIRE(m.code == 0);
@@ -121,6 +121,18 @@ TEST_CASE("players merge and split are kept across imports", "[players][cli]") {
   CHECK(spellings(db, "kasparov") == std::vector<std::string>{"Kasparov,S (2); Kasparov, Gary (1); Kasparov,G (1)"});
   auto sokolov = spellings(db, "sokolov");
   CHECK(std::count(sokolov.begin(), sokolov.end(), "Sokolov,Iv (2)") == 1);
+  // Through an export: the corrections are printed as commands and applied to the new
+  // database the exported games go into.
+  auto corrections = run_qipu("players --db " + db + " --corrections");
+  CHECK(corrections.out ==
+        "qipu players split 'Sokolov,Iv'\n"
+        "qipu players merge 'Kasparov,S' 'Kasparov, Gary'\n");
+  fs::path pgn = temp_dir("players") / "export.pgn";
+  REQUIRE(run_qipu("export --db " + db + " -o " + pgn.string()).code == 0);
+  std::string copy = imported_db("copy", pgn.string());
+  for (const auto& line : lines_of(corrections.out)) REQUIRE(run_qipu(line.substr(5) + " --db " + copy).code == 0);
+  CHECK(spellings(copy, "kasparov") == spellings(db, "kasparov"));
+  CHECK(spellings(copy, "sokolov") == spellings(db, "sokolov"));
   CHECK(run_qipu("players merge --db " + db + " 'Nobody' 'Kasparov,S'").code == 2);
   CHECK(run_qipu("players split --db " + (temp_dir("players") / "none.db").string() + " X").code == 2);
 }

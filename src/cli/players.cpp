@@ -18,7 +18,7 @@ namespace {
 
 struct PlayersOptions {
   std::string db, name;
-  bool substring = false;
+  bool substring = false, corrections = false;
   std::size_t limit = 50;
   std::string merge_a, merge_b, split;
 };
@@ -37,8 +37,24 @@ void print_identity(std::ostream& out, const db::PlayerIdentity& id) {
   out << "\n";
 }
 
+// A spelling quoted for a POSIX shell.
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+// The stored merges and splits as the commands that make them, to carry them to
+// another database (they live in the database, not in the exported PGN).
+void print_corrections(std::ostream& out, db::Connection& c) {
+  for (const auto& [a, b] : db::player_corrections(c))
+    out << (b.empty() ? "qipu players split " + quoted(a) : "qipu players merge " + quoted(a) + " " + quoted(b))
+        << "\n";
+}
+
 void list_players(std::ostream& out, const PlayersOptions& o) {
   auto c = db::open_for_search(db::database_path(o.db));
+  if (o.corrections) return print_corrections(out, *c);
   auto mode = o.substring ? game::NameMatch::Substring : game::NameMatch::Words;
   if (!o.name.empty())
     if (auto e = game::name_query_error(o.name, mode); !e.empty()) {
@@ -77,6 +93,14 @@ void run_players(const PlayersOptions& o) {
   output.finish();
 }
 
+// A confirmation on standard output, written through Output (every write checked).
+void say(const std::string& text) {
+  Output output("players");
+  if (!output.open("")) return;
+  output.stream() << text;
+  output.finish();
+}
+
 void run_merge(const PlayersOptions& o) {
   auto c = open_for_writing(o.db, "merge");
   if (!c) return;
@@ -84,7 +108,7 @@ void run_merge(const PlayersOptions& o) {
     std::cerr << "qipu players merge: " << e << "\n";
     return set_exit_code(2);
   }
-  std::cout << "merged \"" << shown(o.merge_a) << "\" and \"" << shown(o.merge_b) << "\"\n";
+  say("merged \"" + shown(o.merge_a) + "\" and \"" + shown(o.merge_b) + "\"\n");
 }
 
 void run_split(const PlayersOptions& o) {
@@ -94,7 +118,7 @@ void run_split(const PlayersOptions& o) {
     std::cerr << "qipu players split: " << e << "\n";
     return set_exit_code(2);
   }
-  std::cout << "\"" << shown(o.split) << "\" is now a player of its own\n";
+  say("\"" + shown(o.split) + "\" is now a player of its own\n");
 }
 
 }  // namespace
@@ -106,6 +130,8 @@ void setup_players(CLI::App& app) {
   add_db_option(*cmd, o->db);
   cmd->add_option("--name", o->name, "Only players with a spelling that has these words (\"anand\", \"Carlsen M\")");
   cmd->add_flag("--substring", o->substring, "--name matches anywhere in a spelling, not by words");
+  cmd->add_flag("--corrections", o->corrections,
+                "Print the stored merges and splits as qipu commands, to apply them to another database");
   cmd->add_option("--limit", o->limit, "At most this many players, most games first (default 50; 0 for all)");
   auto* merge = cmd->add_subcommand("merge", "Make two spellings one person (kept in the database)");
   add_db_option(*merge, o->db);
@@ -120,7 +146,7 @@ void setup_players(CLI::App& app) {
       "Spellings are one person when their games give the same FIDE id (WhiteFideId, BlackFideId), else when\n"
       "their names agree: \"Anand, Viswanathan\", \"Anand,V\", \"Viswanathan Anand\" and \"Anand V.\" are one;\n"
       "an initial joins the only full given name it can stand for. Merges and splits are kept by spelling,\n"
-      "so they survive importing the games again.\n"
+      "so they survive importing the games again; --corrections prints them as commands for another database.\n"
       "Examples: qipu players --name anand\n"
       "          qipu players merge \"Kasparov, Gary\" \"Kasparov, Garry\"\n"
       "          qipu players split \"Sokolov, A\"");

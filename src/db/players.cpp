@@ -256,6 +256,16 @@ std::string split_player(Connection& db, const std::string& name) {
   return {};
 }
 
+std::vector<std::pair<std::string, std::string>> player_corrections(Connection& db) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!has_table(db, "player_merge")) return out;
+  auto splits = db.prepare("SELECT name FROM player_split ORDER BY name");
+  while (splits.step()) out.emplace_back(splits.text(0), "");
+  auto merges = db.prepare("SELECT a, b FROM player_merge ORDER BY a, b");
+  while (merges.step()) out.emplace_back(merges.text(0), merges.text(1));
+  return out;
+}
+
 std::optional<double> white_points(std::string_view result) {
   if (result == "1-0") return 1.0;
   if (result == "0-1") return 0.0;

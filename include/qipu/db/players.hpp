@@ -60,6 +60,8 @@ std::vector<std::int64_t> matching_players(Connection& db, std::string_view quer
 // for writing; they return what is wrong ("no player is spelt …"), or an empty string.
 std::string merge_players(Connection& db, const std::string& a, const std::string& b);
 std::string split_player(Connection& db, const std::string& name);
+// The stored corrections: merges as pairs of spellings, splits with an empty second.
+std::vector<std::pair<std::string, std::string>> player_corrections(Connection& db);
 
 // One game as the player statistics read it.
 struct PlayerGame {
