@@ -153,6 +153,17 @@ inline fs::path temp_dir(const std::string& name = "cli") {
   return d;
 }
 
+// A new database `name` in this process's temporary directory with `pgn` imported (a
+// path, or a file of tests/data), for tests that query a small fixture.
+inline std::string imported_db(const std::string& name, const std::string& pgn) {
+  fs::path db = temp_dir("fixtures") / (name + ".db");
+  fs::remove(db);
+  std::string file = fs::exists(pgn) ? pgn : std::string(QIPU_TEST_DATA) + "/" + pgn;
+  auto r = run_qipu("import --db " + db.string() + " " + file);
+  REQUIRE(r.code == 0);
+  return db.string();
+}
+
 // AddressSanitizer's shadow memory and quarantine inflate RSS: no bound under it.
 #ifdef QIPU_SANITIZED
 constexpr bool rss_is_meaningful = false;

@@ -10,6 +10,8 @@
 #include "cli/lang.hpp"
 #include "cli/table.hpp"
 #include "qipu/db/eco.hpp"
+#include "qipu/db/players.hpp"
+#include "qipu/db/rating.hpp"
 #include "qipu/db/search.hpp"
 
 namespace qipu::cli {
@@ -67,6 +69,17 @@ std::string average(const db::MoveStats& s) {
   return s.elo_games ? std::to_string(std::llround(s.elo_sum / double(s.elo_games))) : "";
 }
 
+// The player's score and performance rating over the games of a move (--player).
+std::string player_score(const db::MoveStats& s) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.1f", s.player_games ? 100.0 * s.player_points / double(s.player_games) : 0.0);
+  return buf;
+}
+std::string performance(const db::MoveStats& s) {
+  auto p = db::performance_rating(s.opponent_elo_sum, s.rated_points, int(s.rated_games));
+  return p ? std::to_string(*p) : "";
+}
+
 struct TopRow {
   std::int64_t id;
   std::string white, black, result, date, event;
@@ -88,23 +101,30 @@ std::vector<TopRow> top_rows(db::Connection& c, const std::vector<db::TopGame>& 
   return rows;
 }
 
-void print_moves(std::ostream& out, Lang lang, const Position& pos, const db::Exploration& ex, const Notation& n) {
+void print_moves(std::ostream& out, Lang lang, const Position& pos, const db::Exploration& ex, const Notation& n,
+                 bool player) {
   auto w = [&](std::string_view english) { return std::string(word(lang, english)); };
-  Table table({{w("move")},
-               {w("games"), 0, 40, true},
-               {w("share"), 0, 40, true},
-               {w("white"), 0, 40, true},
-               {w("draw"), 0, 40, true},
-               {w("black"), 0, 40, true},
-               {w("elo"), 0, 40, true},
-               {w("last")}});
+  std::vector<Column> columns{{w("move")},
+                                     {w("games"), 0, 40, true},
+                                     {w("share"), 0, 40, true},
+                                     {w("white"), 0, 40, true},
+                                     {w("draw"), 0, 40, true},
+                                     {w("black"), 0, 40, true},
+                                     {w("elo"), 0, 40, true},
+                                     {w("last")}};
+  if (player) columns.insert(columns.end(), {{w("score"), 0, 40, true}, {w("perf"), 0, 40, true}});
+  Table table(columns);
   WriteStyle style;
   style.spaced = n.space_after_piece;
   const auto& t = ex.total;
-  for (const auto& m : ex.moves)
-    table.add({write_move(pos, m.move, n, style), std::to_string(m.games), percent(m.games, t.games),
-               percent(m.white_wins, m.games), percent(m.draws, m.games), percent(m.black_wins, m.games), average(m),
-               m.last_year ? std::to_string(m.last_year) : ""});
+  for (const auto& m : ex.moves) {
+    std::vector<std::string> row{write_move(pos, m.move, n, style),     std::to_string(m.games),
+                                 percent(m.games, t.games),            percent(m.white_wins, m.games),
+                                 percent(m.draws, m.games),            percent(m.black_wins, m.games),
+                                 average(m),                           m.last_year ? std::to_string(m.last_year) : ""};
+    if (player) row.insert(row.end(), {player_score(m), performance(m)});
+    table.add(row);
+  }
   table.print(out);
 }
 
@@ -123,7 +143,7 @@ void print_top(std::ostream& out, Lang lang, const std::vector<TopRow>& top) {
 }
 
 void print_table(std::ostream& out, Lang lang, const Position& pos, const std::optional<db::Opening>& name,
-                 const db::Exploration& ex, const std::vector<TopRow>& top, const Notation& n) {
+                 const db::Exploration& ex, const std::vector<TopRow>& top, const Notation& n, bool player) {
   out << word(lang, "Position: ") << pos.fen() << "\n";
   if (name)
     out << word(lang, "Opening:  ") << shown(name->eco + " " + opening_text(lang, name->name, name->variation)) << "\n";
@@ -134,7 +154,7 @@ void print_table(std::ostream& out, Lang lang, const Position& pos, const std::o
              {std::to_string(t.games), percent(t.white_wins, t.games), percent(t.draws, t.games),
               percent(t.black_wins, t.games)})
       << "\n\n";
-  print_moves(out, lang, pos, ex, n);
+  print_moves(out, lang, pos, ex, n, player);
   if (top.empty()) return;
   out << "\n" << word(lang, "Top games (average Elo):") << "\n";
   print_top(out, lang, top);
@@ -146,16 +166,20 @@ void append_field(std::string& out, std::string_view key, std::string_view value
   append_json_string(out, value);
 }
 
-std::string json_stats(const db::MoveStats& s) {
+std::string json_stats(const db::MoveStats& s, bool player) {
   std::string out = "\"games\": " + std::to_string(s.games) + ", \"white_wins\": " + std::to_string(s.white_wins) +
                     ", \"draws\": " + std::to_string(s.draws) + ", \"black_wins\": " + std::to_string(s.black_wins);
   out += ", \"average_elo\": " + (s.elo_games ? average(s) : std::string("null"));
   out += ", \"last_year\": " + (s.last_year ? std::to_string(s.last_year) : std::string("null"));
+  if (player) {
+    std::string perf = performance(s);
+    out += ", \"player_score\": " + player_score(s) + ", \"performance\": " + (perf.empty() ? "null" : perf);
+  }
   return out;
 }
 
 void print_json(std::ostream& stream, const Position& pos, const std::optional<db::Opening>& name,
-                const db::Exploration& ex, const std::vector<TopRow>& top, const Notation& n) {
+                const db::Exploration& ex, const std::vector<TopRow>& top, const Notation& n, bool player) {
   std::string out = "{";
   append_field(out, "fen", pos.fen());
   if (name) {
@@ -166,13 +190,13 @@ void print_json(std::ostream& stream, const Position& pos, const std::optional<d
     out += ", ";
     append_field(out, "variation", name->variation);
   }
-  out += ", " + json_stats(ex.total) + ", \"moves\": [";
+  out += ", " + json_stats(ex.total, player) + ", \"moves\": [";
   WriteStyle style;
   style.spaced = n.space_after_piece;
   for (std::size_t i = 0; i < ex.moves.size(); ++i) {
     out += i ? ",\n  {" : "\n  {";
     append_field(out, "move", write_move(pos, ex.moves[i].move, n, style));
-    out += ", " + json_stats(ex.moves[i]) + "}";
+    out += ", " + json_stats(ex.moves[i], player) + "}";
   }
   out += "],\n \"top_games\": [";
   for (std::size_t i = 0; i < top.size(); ++i) {
@@ -201,20 +225,25 @@ void explore(std::ostream& out, const ExploreOptions& o) {
   if (!target) return set_exit_code(2);
   auto c = db::open_for_search(db::database_path(o.db));
   db::GameQuery q;
-  if (auto e = db::add_conditions(o.filter, q); !e.empty()) {
+  db::GameFilter f = o.filter;
+  f.names = game::NameMatch::Words;
+  if (auto e = db::add_conditions(f, q); !e.empty()) {
     std::cerr << "qipu explore: " << e << "\n";
     return set_exit_code(2);
   }
-  auto ex = db::explore(*c, target->position, q, o.top);
+  bool player = !f.player.empty();
+  std::vector<std::int64_t> rows;
+  if (player) rows = db::matching_players(*c, f.player);
+  auto ex = db::explore(*c, target->position, q, o.top, player ? &rows : nullptr);
   note_replayed("explore", ex.replayed, db::database_path(o.db));
   auto top = top_rows(*c, ex.top_games);
   auto name = name_of(*target, o.eco_file);
   Lang lang = resolve_lang(o.lang);
   if (o.format == "json")
-    print_json(out, target->position, name, ex, top, *find_notation(o.notation.empty() ? "en" : o.notation));
+    print_json(out, target->position, name, ex, top, *find_notation(o.notation.empty() ? "en" : o.notation), player);
   else  // a Chinese reader's moves are Chinese too, unless --notation says otherwise
     print_table(out, lang, target->position, name, ex, top,
-                *find_notation(o.notation.empty() ? notation_code(lang) : o.notation));
+                *find_notation(o.notation.empty() ? notation_code(lang) : o.notation), player);
 }
 
 void run_explore(const ExploreOptions& o) {
@@ -240,7 +269,10 @@ void setup_explore(CLI::App& app) {
   add_lang_option(*cmd, o->lang);
   cmd->add_option("--format", o->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--top", o->top, "How many top games (highest average Elo) to list (default 10)");
-  cmd->add_option("--player", o->filter.player, "Only games of a player whose name contains this");
+  cmd->add_option("--player", o->filter.player,
+                  "Only games of a player whose name has these words; adds the player's score and performance");
+  cmd->add_option("--color", o->filter.color, "With --player: only the games the player had this colour in")
+      ->check(CLI::IsMember({"white", "black"}));
   cmd->add_option("--min-elo", o->filter.min_elo,
                   "Only games with a player rated at least this (both with --both-elo)");
   cmd->add_flag("--both-elo", o->filter.both_elo, "Apply --min-elo to both players");
@@ -251,8 +283,10 @@ void setup_explore(CLI::App& app) {
   cmd->footer(
       "Each game counts once, with the move it played the first time it reached the position;\n"
       "percentages are of the games with that move. Elo is the mean of the known ratings of both players.\n"
+      "With --player, score is the player's percentage and perf FIDE's performance rating over the rated opponents.\n"
       "Examples: qipu explore --moves \"1.e4 c5 2.Nf3 d6\" --notation zh\n"
-      "          qipu explore --moves \"1.e4 c5 2.马f3 d6\" --lang zh   (Chinese headings, opening name and moves)");
+      "          qipu explore --moves \"1.e4 c5 2.马f3 d6\" --lang zh   (Chinese headings, opening name and moves)\n"
+      "          qipu explore --moves \"1.e4\" --player carlsen --color black");
   cmd->callback([o] { run_explore(*o); });
 }
 

@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
   qipu::cli::setup_search(app);
   qipu::cli::setup_explore(app);
   qipu::cli::setup_stats(app);
+  qipu::cli::setup_players(app);
+  qipu::cli::setup_rating(app);
   qipu::cli::setup_eco(app);
   qipu::cli::setup_perft(app);
   qipu::cli::setup_help(app);

@@ -21,6 +21,7 @@ struct SearchOptions {
   db::GameFilter filter;
   std::string termination, fen, moves;
   bool transpose = false;
+  bool substring = false, regex = false, won = false, lost = false, drew = false;  // names; the player's result
   std::string format = "table", notation = "en", sort = "id";
   std::string lang;  // of the table's headings, results and opening names
   bool desc = false, count = false;
@@ -252,8 +253,15 @@ void restrict_to(db::Connection& c, const std::vector<std::int64_t>& ids, db::Ga
   q.params.clear();
 }
 
+// Names match by words unless --substring or --regex; --won/--lost/--drew are the player's.
+void set_player_options(const SearchOptions& o, db::GameFilter& f) {
+  f.names = o.regex ? game::NameMatch::Regex : o.substring ? game::NameMatch::Substring : game::NameMatch::Words;
+  f.outcome = o.won ? "won" : o.lost ? "lost" : o.drew ? "drew" : "";
+}
+
 bool build_query(const SearchOptions& o, db::GameQuery& q) {
   db::GameFilter f = o.filter;
+  set_player_options(o, f);
   if (!o.termination.empty()) f.termination = db::termination_from_name(o.termination);
   if (auto e = db::add_conditions(f, q); !e.empty()) {
     std::cerr << "qipu search: " << e << "\n";
@@ -300,10 +308,21 @@ void run_search(const SearchOptions& o) {
 
 void add_filter_options(CLI::App& cmd, SearchOptions& o) {
   db::GameFilter& f = o.filter;
-  cmd.add_option("--white", f.white, "White's name contains this (case-insensitive; any script, e.g. 王皓)");
-  cmd.add_option("--black", f.black, "Black's name contains this");
-  cmd.add_option("--player", f.player, "Either player's name contains this");
+  cmd.add_option("--white", f.white,
+                 "White's name has these words, in any order: \"anand\", \"Magnus Carlsen\", \"Carlsen M\" (case, "
+                 "accents, full-width letters and 對/对 folded; any script, e.g. 王皓)");
+  cmd.add_option("--black", f.black, "Black's name has these words");
+  cmd.add_option("--player", f.player, "Either player's name has these words");
+  cmd.add_flag("--substring", o.substring, "Names match anywhere, not by words (\"anand\" then finds Praggnanandhaa)");
+  cmd.add_flag("--regex", o.regex, "Names (players, --event, --site) are ECMAScript regular expressions");
   cmd.add_flag("--exact", f.exact, "Names (players, --event, --site) must match whole, still case-insensitive");
+  auto* won = cmd.add_flag("--won", o.won, "With --player: the games the player won");
+  auto* lost = cmd.add_flag("--lost", o.lost, "With --player: the games the player lost");
+  auto* drew = cmd.add_flag("--drew", o.drew, "With --player: the games the player drew");
+  won->excludes(lost)->excludes(drew);
+  lost->excludes(drew);
+  cmd.add_option("--color", f.color, "With --player: the games the player had this colour in, white or black")
+      ->check(CLI::IsMember({"white", "black"}));
   cmd.add_option("--result", f.result, "1-0, 0-1, 1/2-1/2, *, decisive or draw")
       ->check(CLI::IsMember({"1-0", "0-1", "1/2-1/2", "*", "decisive", "draw"}));
   cmd.add_option("--eco", f.eco,
@@ -359,6 +378,7 @@ void setup_search(CLI::App& app) {
   cmd->footer(
       "Filters combine with AND. The database is opened read-only.\n"
       "Examples: qipu search --player carlsen --result decisive --date-from 2013\n"
+      "          qipu search --player \"Anand, V\" --won --color black\n"
       "          qipu search --moves \"1.e4 c5 2.Nf3 d6\" --transpose --count\n"
       "          qipu search --eco B90-B99 --min-elo 2700 --both-elo --format pgn --notation zh\n"
       "          qipu search --player 丁立人 --lang zh   (Chinese headings, results 白胜/黑胜/和棋, opening names)");

@@ -2,6 +2,7 @@
 // players; for one event, the standings and crosstable with Sonneborn–Berger.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -11,7 +12,9 @@
 #include "cli/common.hpp"
 #include "cli/db_options.hpp"
 #include "cli/lang.hpp"
+#include "cli/stats_players.hpp"
 #include "cli/table.hpp"
+#include "qipu/db/players.hpp"
 #include "qipu/db/search.hpp"
 
 namespace qipu::cli {
@@ -23,6 +26,8 @@ struct StatsOptions {
   std::string lang;  // of the labels, headings and results
   int top = 10;
   int max_crosstable = 30;
+  std::string player, rank_by = "match-points";  // --player; --teams ranking
+  bool teams = false;
 };
 
 // "1990.05.??" from date_sort's YYYYMMDD with 00 for unknown parts.
@@ -88,28 +93,36 @@ void print_openings(std::ostream& out, Lang lang, db::Connection& c, int top) {
   table.print(out, "  ");
 }
 
-// Score counts a win 1 and a draw ½; the percentage is of games with a result.
+// Score counts a win 1 and a draw ½; the percentage is of games with a result. Per
+// player row; rows are summed per person (db/players.hpp: "Anand,V" and "Anand,
+// Viswanathan" are one).
 constexpr const char* PlayerScores =
-    "SELECT p.name, count(*), sum(x.score), sum(x.decided) FROM ("
+    "SELECT x.pid, count(*), sum(x.score), sum(x.decided) FROM ("
     " SELECT white AS pid, CASE result WHEN '1-0' THEN 1.0 WHEN '1/2-1/2' THEN 0.5 ELSE 0.0 END AS score,"
     "  result IN ('1-0', '0-1', '1/2-1/2') AS decided FROM game WHERE white IS NOT NULL"
     " UNION ALL"
     " SELECT black, CASE result WHEN '0-1' THEN 1.0 WHEN '1/2-1/2' THEN 0.5 ELSE 0.0 END,"
     "  result IN ('1-0', '0-1', '1/2-1/2') FROM game WHERE black IS NOT NULL"
-    ") x JOIN player p ON p.id = x.pid GROUP BY x.pid ORDER BY count(*) DESC, p.name LIMIT ?";
+    ") x GROUP BY x.pid";
 
 void print_top_players(std::ostream& out, Lang lang, db::Connection& c, int top) {
   out << "\n" << word(lang, "top players by games:") << "\n";
+  auto ids = db::load_identities(c);  // most games first
+  std::vector<double> score(ids.list.size());
+  std::vector<std::int64_t> decided(ids.list.size());
   auto st = c.prepare(PlayerScores);
-  st.bind(1, top);
-  Table table({{""}, {"", 0, 40, true}, {"", 0, 40, true}, {"", 0, 40, true}});
   while (st.step()) {
-    double score = st.real(2);
-    std::int64_t decided = st.int64(3);
+    auto it = ids.of_player.find(st.int64(0));
+    if (it == ids.of_player.end()) continue;
+    score[it->second] += st.real(2);
+    decided[it->second] += st.int64(3);
+  }
+  Table table({{""}, {"", 0, 40, true}, {"", 0, 40, true}, {"", 0, 40, true}});
+  for (std::size_t i = 0; i < ids.list.size() && i < std::size_t(top); ++i) {
     char pct[16];
-    std::snprintf(pct, sizeof pct, "%.1f%%", decided ? 100.0 * score / double(decided) : 0.0);
-    table.add({shown(st.text(0)), say(lang, "{} games", {std::to_string(st.int64(1))}),
-               points_text(score) + "/" + std::to_string(decided), pct});
+    std::snprintf(pct, sizeof pct, "%.1f%%", decided[i] ? 100.0 * score[i] / double(decided[i]) : 0.0);
+    table.add({shown(ids.list[i].name), say(lang, "{} games", {std::to_string(ids.list[i].games)}),
+               points_text(score[i]) + "/" + std::to_string(decided[i]), pct});
   }
   table.print(out, "  ");
 }
@@ -235,9 +248,21 @@ void print_event(std::ostream& out, Lang lang, db::Connection& c, const std::str
         << "\n";
 }
 
+void print_teams(std::ostream& out, db::Connection& c, const StatsOptions& o) {
+  if (o.event.empty()) {
+    std::cerr << "qipu stats: --teams needs --event NAME\n";
+    return set_exit_code(2);
+  }
+  auto ev = find_event(c, o.event);
+  if (!ev) return set_exit_code(2);
+  print_team_stats(out, c, ev->first, ev->second, o.rank_by == "game-points", o.max_crosstable);
+}
+
 void stats(std::ostream& out, const StatsOptions& o) {
   auto c = db::open_for_search(db::database_path(o.db));
   Lang lang = resolve_lang(o.lang);
+  if (!o.player.empty()) return print_player_stats(out, *c, o.player);
+  if (o.teams) return print_teams(out, *c, o);
   if (!o.event.empty()) return print_event(out, lang, *c, o.event, o.max_crosstable);
   print_totals(out, lang, *c);
   print_openings(out, lang, *c, o.top);
@@ -245,6 +270,9 @@ void stats(std::ostream& out, const StatsOptions& o) {
 }
 
 void run_stats(const StatsOptions& o) {
+  // The player and team tables take their headings from the default language
+  // (cli/headings.hpp): --lang becomes it for this run.
+  if (!o.lang.empty()) setenv("QIPU_LANG", o.lang.c_str(), 1);
   Output output("stats");
   if (!output.open("")) return;
   stats(output.stream(), o);
@@ -264,10 +292,22 @@ void setup_stats(CLI::App& app) {
   cmd->add_option("--max-crosstable", o->max_crosstable,
                   "Leave out the crosstable above this many players (default 30)");
   add_lang_option(*cmd, o->lang);
+  cmd->add_option(
+      "--player", o->player,
+      "One player's games, score and performance rating by colour, year and ECO family (words of the name)");
+  cmd->add_flag(
+      "--teams", o->teams,
+      "With --event: team matches (WhiteTeam/BlackTeam tags), match points 2/1/0 (场分) and game points (局分)");
+  cmd->add_option("--rank-by", o->rank_by,
+                  "--teams ranking: match-points (default; the Olympiad rule since 2008) or game-points (1976-2006)")
+      ->check(CLI::IsMember({"match-points", "game-points"}));
   cmd->footer(
       "A win counts 1 and a draw ½; percentages are of the games with a result.\n"
+      "Performance rating: the rated opponents' average Elo plus FIDE's dp for the score in those games.\n"
       "Sonneborn–Berger: the sum of the final points of the opponents a player beat, plus half of those drawn with.\n"
-      "Example: qipu stats --event \"Linares 1994\"");
+      "Examples: qipu stats --event \"Linares 1994\"\n"
+      "          qipu stats --player \"Anand, V\"\n"
+      "          qipu stats --event \"44th Olympiad\" --teams");
   cmd->callback([o] { run_stats(*o); });
 }
 

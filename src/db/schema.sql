@@ -94,3 +94,10 @@ CREATE TABLE unindexed (first_game INTEGER NOT NULL, last_game INTEGER NOT NULL)
 -- too many games for an index to pay for its size.
 CREATE INDEX IF NOT EXISTS game_white ON game(white);
 CREATE INDEX IF NOT EXISTS game_black ON game(black);
+
+-- Player identities corrected by hand (qipu players merge/split; db/players.hpp), by
+-- spelling rather than player id, so that they outlive the games' rows: deleting games
+-- and importing them again keeps them. IF NOT EXISTS and after the marker above, so
+-- that opening a database made before them for writing adds them.
+CREATE TABLE IF NOT EXISTS player_merge (a TEXT NOT NULL, b TEXT NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS player_split (name TEXT PRIMARY KEY) WITHOUT ROWID;

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "qipu/db/codec.hpp"
+#include "qipu/game/names.hpp"
 #include "qipu/game/pipeline.hpp"
 #include "qipu/notation/notation.hpp"
 
@@ -60,37 +61,9 @@ std::optional<std::string> parse_material(std::string_view spec) {
   return side_material(counts[0]) + "v" + side_material(counts[1]);
 }
 
-// ---- case folding and LIKE --------------------------------------------------------
+// ---- folding, name matching and LIKE ------------------------------------------------
 
 namespace {
-
-char32_t fold_code_point(char32_t c) {
-  if (c >= 'A' && c <= 'Z') return c + 32;
-  if ((c >= 0xC0 && c <= 0xDE && c != 0xD7) || (c >= 0x391 && c <= 0x3AB && c != 0x3A2) || (c >= 0x410 && c <= 0x42F))
-    return c + 32;
-  if (c >= 0x400 && c <= 0x40F) return c + 80;                                       // Ѐ-Џ
-  if ((c >= 0x100 && c <= 0x137) || (c >= 0x14A && c <= 0x177)) return c | 1;        // Latin Extended-A pairs
-  if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E)) return c + (c & 1);  // odd capitals
-  return c;
-}
-
-void append_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out += char(c);
-  } else if (c < 0x800) {
-    out += char(0xC0 | (c >> 6));
-    out += char(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += char(0xE0 | (c >> 12));
-    out += char(0x80 | ((c >> 6) & 0x3F));
-    out += char(0x80 | (c & 0x3F));
-  } else {
-    out += char(0xF0 | (c >> 18));
-    out += char(0x80 | ((c >> 12) & 0x3F));
-    out += char(0x80 | ((c >> 6) & 0x3F));
-    out += char(0x80 | (c & 0x3F));
-  }
-}
 
 void fold_sql(sqlite3_context* ctx, int, sqlite3_value** argv) {
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return sqlite3_result_null(ctx);
@@ -99,34 +72,43 @@ void fold_sql(sqlite3_context* ctx, int, sqlite3_value** argv) {
   sqlite3_result_text(ctx, folded.data(), int(folded.size()), SQLITE_TRANSIENT);
 }
 
-}  // namespace
+std::string_view text_arg(sqlite3_value* v) {
+  auto* text = reinterpret_cast<const char*>(sqlite3_value_text(v));
+  return text ? std::string_view(text, std::size_t(sqlite3_value_bytes(v))) : std::string_view();
+}
 
-// Decodes UTF-8 only where a byte starts a two- or three-byte sequence of letters that
-// can have case; everything else (CJK, invalid bytes) is copied as it is.
-std::string fold_case(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size();) {
-    auto b = static_cast<unsigned char>(s[i]);
-    if (b < 0x80) {
-      out += char(fold_code_point(b));
-      ++i;
-    } else if ((b & 0xE0) == 0xC0 && i + 1 < s.size() && (static_cast<unsigned char>(s[i + 1]) & 0xC0) == 0x80) {
-      char32_t c = char32_t(b & 0x1F) << 6 | (static_cast<unsigned char>(s[i + 1]) & 0x3F);
-      append_utf8(out, fold_code_point(c));
-      i += 2;
-    } else {
-      out += char(b);
-      ++i;
+// qipu_name_match(name, query, mode): game::name_matches, the query prepared once per
+// statement (kept as SQLite's auxiliary data of the query argument).
+void name_match_sql(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return sqlite3_result_int(ctx, 0);
+  auto* q = static_cast<game::NameQuery*>(sqlite3_get_auxdata(ctx, 1));
+  if (q == nullptr) {
+    auto mode = static_cast<game::NameMatch>(sqlite3_value_int(argv[2]));
+    q = new game::NameQuery(text_arg(argv[1]), mode);
+    sqlite3_set_auxdata(ctx, 1, q, [](void* p) { delete static_cast<game::NameQuery*>(p); });
+    // SQLite may have freed it at once (no room to keep it): then it is gone.
+    q = static_cast<game::NameQuery*>(sqlite3_get_auxdata(ctx, 1));
+    if (q == nullptr) {
+      game::NameQuery once(text_arg(argv[1]), mode);
+      return sqlite3_result_int(ctx, once.matches(text_arg(argv[0])));
     }
   }
-  return out;
+  sqlite3_result_int(ctx, q->matches(text_arg(argv[0])));
 }
+
+}  // namespace
+
+// Names and events fold as game::fold_name does: case, accents, full-width letters,
+// traditional Chinese characters.
+std::string fold_case(std::string_view s) { return game::fold_name(s); }
 
 void register_search_functions(Connection& db) {
   int rc = sqlite3_create_function_v2(db.handle(), "qipu_fold", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
                                       fold_sql, nullptr, nullptr, nullptr);
-  if (rc != SQLITE_OK) throw DbError("cannot register qipu_fold: " + std::string(sqlite3_errstr(rc)));
+  if (rc == SQLITE_OK)
+    rc = sqlite3_create_function_v2(db.handle(), "qipu_name_match", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
+                                    name_match_sql, nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) throw DbError("cannot register qipu's SQL functions: " + std::string(sqlite3_errstr(rc)));
 }
 
 std::unique_ptr<Connection> open_for_search(const std::string& path) {
@@ -163,17 +145,36 @@ struct Builder {
   void param(std::string v) { q.params.emplace_back(std::move(v)); }
 };
 
-// Ids of `table` whose name matches: a folded LIKE for a substring, folded equality
-// for a whole name. The user's text is a parameter and its wildcards are escaped.
-// ASCII text needs no folding of the names: SQLite's LIKE already ignores ASCII case,
-// and a folded non-ASCII letter never becomes ASCII. That saves a call per name.
-std::string name_match(Builder& b, std::string_view table, std::string_view text, bool exact) {
-  bool ascii = std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-  std::string column = ascii ? "name" : "qipu_fold(name)";
-  std::string from = "SELECT id FROM " + std::string(table) + " WHERE ";
-  // Without wildcards, LIKE is an equality that ignores case.
-  b.param(exact ? escape_like(fold_case(text)) : contains_pattern(fold_case(text)));
-  return from + column + " LIKE ? ESCAPE '\\'";
+bool is_ascii(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+// For words mode, a cheap test before the function call: a match needs one of the
+// query's whole words in the name (game::name_matches), and in a name of plain ASCII
+// without apostrophes (whose folding is only case) SQLite's LIKE finds it. Names with
+// other characters go to the function. Empty when no such test holds for the query.
+std::string words_prefilter(Builder& b, std::string_view text) {
+  std::string sql;
+  for (const auto& w : game::name_words(game::fold_name(text))) {
+    if (!is_ascii(w)) return {};  // Chinese words match inside names: no whole word needed
+    if (w.size() < 2) continue;   // an initial
+    sql += (sql.empty() ? "" : " OR ") + std::string("name LIKE ? ESCAPE '\\'");
+    b.param(contains_pattern(w));
+  }
+  // Names with bytes beyond ASCII (more bytes than characters) or apostrophes go on.
+  return sql.empty()
+             ? sql
+             : "(" + sql +
+                   " OR length(CAST(name AS BLOB)) <> length(name) OR instr(name, '''') OR instr(name, '`')) AND ";
+}
+
+// Ids of `table` whose name matches the text in this mode (game::name_matches, through
+// the SQL function qipu_name_match). The user's text is a bound parameter.
+std::string name_match(Builder& b, std::string_view table, std::string_view text, game::NameMatch mode) {
+  std::string prefilter = mode == game::NameMatch::Words ? words_prefilter(b, text) : "";
+  b.param(std::string(text));
+  b.param(std::int64_t(mode));
+  return "SELECT id FROM " + std::string(table) + " WHERE " + prefilter + "qipu_name_match(name, ?, ?)";
 }
 
 bool valid_eco(std::string_view s) {
@@ -255,21 +256,48 @@ void add_elo(Builder& b, const GameFilter& f) {
   b.add(std::string("g.white_elo BETWEEN ? AND ? ") + (f.both_elo ? "AND" : "OR") + " g.black_elo BETWEEN ? AND ?");
 }
 
-void add_names(Builder& b, const GameFilter& f) {
-  if (!f.white.empty()) b.add("g.white IN (" + name_match(b, "player", f.white, f.exact) + ")");
-  if (!f.black.empty()) b.add("g.black IN (" + name_match(b, "player", f.black, f.exact) + ")");
-  if (!f.player.empty()) {
-    std::string w = name_match(b, "player", f.player, f.exact);
-    std::string bl = name_match(b, "player", f.player, f.exact);
-    b.add("g.white IN (" + w + ") OR g.black IN (" + bl + ")");
+// The player's games, on the sides --color allows, with the player's result on that
+// side (--won, --lost, --drew): one OR'ed condition per side.
+std::string add_player(Builder& b, const GameFilter& f, game::NameMatch mode) {
+  if (f.color != "" && f.color != "white" && f.color != "black") return "--color wants white or black";
+  if (f.outcome != "" && f.outcome != "won" && f.outcome != "lost" && f.outcome != "drew")
+    return "--won, --lost and --drew are the player's result: won, lost or drew";
+  std::string sides;
+  for (std::string_view side : {"white", "black"}) {
+    if (!f.color.empty() && f.color != side) continue;
+    bool white = side == "white";
+    std::string cond = "g." + std::string(side) + " IN (" + name_match(b, "player", f.player, mode) + ")";
+    if (f.outcome == "drew") cond += " AND g.result = '1/2-1/2'";
+    if (f.outcome == "won") cond += white ? " AND g.result = '1-0'" : " AND g.result = '0-1'";
+    if (f.outcome == "lost") cond += white ? " AND g.result = '0-1'" : " AND g.result = '1-0'";
+    sides += (sides.empty() ? "(" : " OR (") + cond + ")";
   }
-  if (!f.event.empty()) b.add("g.event IN (" + name_match(b, "event", f.event, f.exact) + ")");
-  if (!f.site.empty()) b.add("g.site IN (" + name_match(b, "site", f.site, f.exact) + ")");
+  b.add(sides);
+  return {};
+}
+
+std::string add_names(Builder& b, const GameFilter& f) {
+  using game::NameMatch;
+  NameMatch mode = f.exact ? NameMatch::Exact : f.names;
+  for (const std::string* text : {&f.white, &f.black, &f.player, &f.event, &f.site})
+    if (!text->empty())
+      if (auto e = game::name_query_error(*text, mode); !e.empty()) return e;
+  if ((!f.color.empty() || !f.outcome.empty()) && f.player.empty())
+    return "--color, --won, --lost and --drew are the player's: give --player NAME";
+  if (!f.white.empty()) b.add("g.white IN (" + name_match(b, "player", f.white, mode) + ")");
+  if (!f.black.empty()) b.add("g.black IN (" + name_match(b, "player", f.black, mode) + ")");
+  if (!f.player.empty())
+    if (auto e = add_player(b, f, mode); !e.empty()) return e;
+  // Events and sites are looked up by part of their name, not by words ("--event champ").
+  NameMatch place = mode == NameMatch::Words ? NameMatch::Substring : mode;
+  if (!f.event.empty()) b.add("g.event IN (" + name_match(b, "event", f.event, place) + ")");
+  if (!f.site.empty()) b.add("g.site IN (" + name_match(b, "site", f.site, place) + ")");
   if (!f.opening.empty()) {
     // ECO names are ASCII: SQLite's own LIKE folds their case.
     for (int i = 0; i < 2; ++i) b.param(contains_pattern(f.opening));
     b.add("g.opening_id IN (SELECT id FROM opening WHERE name LIKE ? ESCAPE '\\' OR variation LIKE ? ESCAPE '\\')");
   }
+  return {};
 }
 
 }  // namespace
@@ -282,7 +310,7 @@ std::optional<Termination> termination_from_name(std::string_view name) {
 
 std::string add_conditions(const GameFilter& f, GameQuery& q) {
   Builder b{q};
-  add_names(b, f);
+  if (auto e = add_names(b, f); !e.empty()) return e;
   if (!f.result.empty())
     if (auto e = add_result(b, f.result); !e.empty()) return e;
   if (!f.eco.empty())
@@ -542,7 +570,27 @@ void count_result(MoveStats& s, std::string_view result) {
     ++s.draws;
 }
 
-void count_game(MoveStats& s, Statement& row, std::optional<double> elo) {
+// The player's points in this game (columns 7, 8: white, black), with the opponent's Elo.
+void count_player(MoveStats& s, Statement& row, const std::vector<std::int64_t>& player) {
+  auto is_player = [&](int col) {
+    return !row.is_null(col) && std::find(player.begin(), player.end(), row.int64(col)) != player.end();
+  };
+  bool white = is_player(7);
+  if (!white && !is_player(8)) return;
+  std::string_view r = row.text(3);
+  if (r != "1-0" && r != "0-1" && r != "1/2-1/2") return;  // no result: no score
+  double points = r == "1/2-1/2" ? 0.5 : r == (white ? "1-0" : "0-1") ? 1 : 0;
+  ++s.player_games;
+  s.player_points += points;
+  int opponent = white ? 5 : 4;
+  if (row.is_null(opponent)) return;
+  s.rated_points += points;
+  s.opponent_elo_sum += double(row.int64(opponent));
+  ++s.rated_games;
+}
+
+void count_game(MoveStats& s, Statement& row, std::optional<double> elo, const std::vector<std::int64_t>* player) {
+  if (player) count_player(s, row, *player);
   count_result(s, row.text(3));
   if (elo) {
     s.elo_sum += *elo;
@@ -566,18 +614,20 @@ std::optional<double> average_elo(Statement& row) {
 
 }  // namespace
 
-Exploration explore(Connection& db, const Position& pos, const GameQuery& filter, std::size_t top) {
+Exploration explore(Connection& db, const Position& pos, const GameQuery& filter, std::size_t top,
+                    const std::vector<std::int64_t>* player) {
   Exploration ex;
   std::array<MoveStats, 256> by_code{};
   std::vector<TopGame> rated;
   std::string symbols;
   ex.replayed = for_each_verified(
-      db, pos, ", g.result, g.white_elo, g.black_elo, g.date_sort", filter, [&](Statement& row, int ply) {
+      db, pos, ", g.result, g.white_elo, g.black_elo, g.date_sort, g.white, g.black", filter,
+      [&](Statement& row, int ply) {
         auto elo = average_elo(row);
-        count_game(ex.total, row, elo);
+        count_game(ex.total, row, elo, player);
         // A symbol means the same move in every game at this position (db/codec.hpp).
         if (unpack_symbols(row.blob(2), symbols, std::size_t(ply) + 1) && symbols.size() > std::size_t(ply))
-          count_game(by_code[static_cast<unsigned char>(symbols[std::size_t(ply)])], row, elo);
+          count_game(by_code[static_cast<unsigned char>(symbols[std::size_t(ply)])], row, elo, player);
         if (elo) rated.push_back({row.int64(0), *elo});
       });
   for (int code = 0; code < 256; ++code) {

@@ -10,6 +10,7 @@
 
 #include "qipu/board/game_state.hpp"
 #include "qipu/db/store.hpp"
+#include "qipu/game/names.hpp"
 
 namespace qipu::db {
 
@@ -18,8 +19,9 @@ std::string material_signature(const Position& pos);
 // A user's material spec in canonical form ("krp v kr" → "KRPvKR"), or nullopt.
 std::optional<std::string> parse_material(std::string_view spec);
 
-// Registers qipu_fold(text): lower case for ASCII, Latin, Greek and Cyrillic letters,
-// so that LIKE compares names such as "Érdi" or "Карпов" without regard to case.
+// Registers qipu_fold(text), game::fold_name (case, accents, full-width letters,
+// traditional characters), and qipu_name_match(name, query, mode), game::name_matches
+// with mode a game::NameMatch as a number.
 void register_search_functions(Connection& db);
 // Opens the database read-only with those functions registered.
 std::unique_ptr<Connection> open_for_search(const std::string& path);
@@ -29,8 +31,11 @@ std::string escape_like(std::string_view s);
 
 // Filters on the game table's columns; empty or unset means "any".
 struct GameFilter {
-  std::string white, black, player;  // substring, case-insensitive; whole name with exact
+  std::string white, black, player;                    // matched as `names` says; whole (folded) name with exact
+  game::NameMatch names = game::NameMatch::Substring;  // the command line's default is Words
   bool exact = false;
+  std::string color;                 // with player: white or black, the side the player had
+  std::string outcome;               // with player: won, lost or drew, from the player's side
   std::string result;                // 1-0, 0-1, 1/2-1/2, *, decisive, draw
   std::string eco;                   // C60, C60-C99, or a letter
   std::string event, site, opening;  // substring, case-insensitive
@@ -79,6 +84,10 @@ struct MoveStats {
   double elo_sum = 0;
   std::uint64_t elo_games = 0;  // games with at least one Elo
   int last_year = 0;            // 0: no dated game
+  // From one player's side (explore's `player`): their points, and their points and
+  // opponents' ratings in the games against rated opponents (performance rating).
+  double player_points = 0, rated_points = 0, opponent_elo_sum = 0;
+  std::uint64_t player_games = 0, rated_games = 0;  // games with a result
 };
 struct TopGame {
   std::int64_t id = 0;
@@ -90,7 +99,9 @@ struct Exploration {
   std::vector<TopGame> top_games;  // highest average Elo first
   std::uint64_t replayed = 0;      // games without index entries, replayed to find the position
 };
-// Each game counts once, at the first time it reaches the position.
-Exploration explore(Connection& db, const Position& pos, const GameQuery& filter, std::size_t top = 10);
+// Each game counts once, at the first time it reaches the position. With `player` (the
+// player rows of one person), MoveStats also counts that player's points.
+Exploration explore(Connection& db, const Position& pos, const GameQuery& filter, std::size_t top = 10,
+                    const std::vector<std::int64_t>* player = nullptr);
 
 }  // namespace qipu::db
