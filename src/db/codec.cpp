@@ -352,12 +352,11 @@ std::string encode_annotations(const game::GameRecord& rec) {
   return out;
 }
 
-bool decode_annotations(std::string_view blob, game::GameRecord& rec, std::string* why) {
-  if (blob.empty()) return true;
+Result<void> decode_annotations(std::string_view blob, game::GameRecord& rec) {
+  if (blob.empty()) return {};
   NotesReader r(blob);
-  if (r.strings(rec.final_comments) && r.line(rec.start_position, rec.mainline, 0) && r.at_end()) return true;
-  if (why) *why = r.error();
-  return false;
+  if (r.strings(rec.final_comments) && r.line(rec.start_position, rec.mainline, 0) && r.at_end()) return {};
+  return Failure{r.error()};
 }
 
 }  // namespace qipu::db

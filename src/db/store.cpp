@@ -720,8 +720,7 @@ std::string read_row(Statement& row, Statement& tags, game::GameRecord& rec) {
   if (auto start = game::set_up_start(rec); !start) return "start position: " + start.error();
   if (!decode_moves(rec.start_position, row.blob(12), rec.mainline))
     return "moves: they do not decode, or do not fit the position";
-  std::string why;
-  if (!decode_annotations(row.blob(13), rec, &why)) return why;
+  if (auto notes = decode_annotations(row.blob(13), rec); !notes) return notes.error();
   std::int64_t termination = row.int64(16);
   if (termination < 0 || termination > std::int64_t(Termination::FiftyMoveRule))
     return "termination: unknown value " + std::to_string(termination);

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "qipu/core/result.hpp"
 #include "qipu/game/record.hpp"
 
 namespace qipu::db {
@@ -59,10 +60,10 @@ bool unpack_symbols(std::string_view blob, std::string& symbols, std::size_t max
 
 // Comments, NAGs, variations and final comments; empty when the game has none.
 std::string encode_annotations(const game::GameRecord& rec);
-// Puts them back on a record whose mainline is already decoded; false (and why, when
-// asked) for a damaged blob, including variations nested deeper than the PGN reader
-// allows (1000) and more than MaxStoredPlies moves.
-bool decode_annotations(std::string_view blob, game::GameRecord& rec, std::string* why = nullptr);
+// Puts them back on a record whose mainline is already decoded, or says why the blob is
+// damaged (variations nested deeper than the PGN reader allows (1000) and more than
+// MaxStoredPlies moves included).
+Result<void> decode_annotations(std::string_view blob, game::GameRecord& rec);
 
 void put_varint(std::string& out, std::uint64_t v);
 bool get_varint(std::string_view& in, std::uint64_t& v);
