@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
   qipu::cli::setup_explore(app);
   qipu::cli::setup_stats(app);
   qipu::cli::setup_eco(app);
+  qipu::cli::setup_show(app);
+  qipu::cli::setup_serve(app);
   qipu::cli::setup_perft(app);
   qipu::cli::setup_help(app);
   try {
