@@ -239,10 +239,10 @@ async function showGame(id, params) {
   const copyFen = h("button", { onclick: () => copy(fenBox.value, copyFen) }, "Copy FEN");
   const copyPgn = h("button", { onclick: () => copy(g.pgn, copyPgn) }, "Copy PGN");
   const controls = h("div", { class: "controls" },
-    h("button", { onclick: () => show(null), "aria-label": "Start", title: "Home" }, "⏮"),
+    h("button", { onclick: () => show(null), "aria-label": "Start", title: "Home" }, "|◀"),
     h("button", { onclick: () => step(-1), "aria-label": "Previous move", title: "←" }, "◀"),
     h("button", { onclick: () => step(1), "aria-label": "Next move", title: "→" }, "▶"),
-    h("button", { onclick: () => show(mainEnd()), "aria-label": "End", title: "End" }, "⏭"),
+    h("button", { onclick: () => show(mainEnd()), "aria-label": "End", title: "End" }, "▶|"),
     h("button", { onclick: () => board.flip(), id: "flip" }, "Flip"), copyFen, copyPgn);
   view.replaceChildren(h("h1", {}, title, h("span", { class: "muted" }, ` ${g.result}`)),
     h("div", { class: "viewer" },
@@ -256,9 +256,10 @@ async function showGame(id, params) {
 
 function resultBar(m) {
   const w = pct(m.white_wins, m.games), d = pct(m.draws, m.games), b = pct(m.black_wins, m.games);
+  // Widths through the CSSOM: the page's Content-Security-Policy refuses style attributes.
+  const part = (cls, width) => { const el = h("span", { class: cls }); el.style.width = `${width}%`; return el; };
   return h("div", { class: "bar", title: `White ${w.toFixed(1)}% · draw ${d.toFixed(1)}% · Black ${b.toFixed(1)}%` },
-    h("span", { class: "w", style: `width:${w}%` }), h("span", { class: "d", style: `width:${d}%` }),
-    h("span", { class: "b", style: `width:${b}%` }));
+    part("w", w), part("d", d), part("b", b));
 }
 
 async function showExplore(params) {

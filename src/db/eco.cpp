@@ -1,6 +1,7 @@
 #include "qipu/db/eco.hpp"
 
 #include "qipu/db/sqlite.hpp"
+#include "qipu/db/store.hpp"
 #include "qipu/game/pipeline.hpp"
 
 namespace qipu::db {
@@ -37,6 +38,16 @@ const Opening* EcoTable::classify(const std::vector<Key>& keys) const {
   for (std::size_t i = n; i-- > 0;)
     if (const Opening* o = find(keys[i])) return o;
   return nullptr;
+}
+
+EncodedGame finish_classified(game::GameRecord& rec, const EcoTable* table) {
+  EncodedGame enc = finish_encoding(rec);
+  if (const Opening* op = table ? table->classify(enc.keys) : nullptr) {
+    enc.eco = op->eco;
+    enc.opening = op->name;
+    enc.variation = op->variation;
+  }
+  return enc;
 }
 
 }  // namespace qipu::db

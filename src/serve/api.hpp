@@ -14,7 +14,7 @@
 
 namespace qipu::serve {
 
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json;  // fields in the order written, as the command line writes them
 // A request's query parameters (as httplib gives them).
 using Params = std::multimap<std::string, std::string>;
 

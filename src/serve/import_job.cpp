@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "qipu/db/eco.hpp"
 #include "qipu/db/store.hpp"
 #include "qipu/game/pipeline.hpp"
 
@@ -111,14 +112,7 @@ void ImportJobs::run(Job& job) {
     db::Importer importer(*conn, db::ImportOptions{});
     game::PipelineCallbacks cb;
     cb.prepare = [this](game::GameRecord& rec) {
-      if (!rec.valid()) return;
-      auto enc = db::finish_encoding(rec);
-      if (const db::Opening* op = eco_ ? eco_->classify(enc.keys) : nullptr) {
-        enc.eco = op->eco;
-        enc.opening = op->name;
-        enc.variation = op->variation;
-      }
-      rec.extra = std::move(enc);
+      if (rec.valid()) rec.extra = db::finish_classified(rec, eco_);
     };
     cb.game = [&](const game::InputReport&, game::GameRecord& rec) {
       const auto* enc = rec.valid() ? std::any_cast<db::EncodedGame>(&rec.extra) : nullptr;

@@ -103,6 +103,15 @@ struct Server::Impl {
   // turns what it throws into a status and a message.
   template <class F>
   void answer(httplib::Response& res, F&& f) {
+    auto start = Clock::now();
+    run_call(res, f);
+    // The time spent here, for the browser's developer tools and bench/bench_serve.sh.
+    double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    res.set_header("Server-Timing", "app;dur=" + std::to_string(ms));
+  }
+
+  template <class F>
+  void run_call(httplib::Response& res, F&& f) {
     try {
       auto c = db::open_for_search(o.db);
       auto deadline = Clock::now() + std::chrono::milliseconds(o.query_ms);

@@ -9,6 +9,10 @@
 
 #include "qipu/core/types.hpp"
 
+namespace qipu::game {
+struct GameRecord;
+}
+
 namespace qipu::db {
 
 // Installed by Debian's pgn-extract package.
@@ -35,5 +39,10 @@ class EcoTable {
   std::unordered_map<Key, Opening> by_key_;
   std::size_t max_ply_ = 0;  // no named line is longer: later positions need no look-up
 };
+
+struct EncodedGame;  // db/store.hpp
+// The importer's step after a game is replayed (qipu import, qipu serve's uploads):
+// finish_encoding, with the opening named from the table's deepest position, if any.
+EncodedGame finish_classified(game::GameRecord& rec, const EcoTable* table);
 
 }  // namespace qipu::db
