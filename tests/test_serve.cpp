@@ -187,7 +187,7 @@ TEST_CASE("serve: bad parameters are 400 with a message naming them", "[serve]")
   CHECK(server.get("/api/search?colour=white").second["error"].get<std::string>().find("colour") != std::string::npos);
 }
 
-TEST_CASE("serve: a game by id, moves in any notation with UCI and FEN; unknown ids are 404", "[serve]") {
+TEST_CASE("serve: a game by id, moves in any notation with UCI and FEN, unknown ids 404", "[serve]") {
   SampleDb s("game", 8);
   TestServer server(s.db);
   auto fens = s.fens(3);
@@ -275,7 +275,7 @@ TEST_CASE("serve: event standings with Sonneborn–Berger, as qipu stats", "[ser
   CHECK(stats["games"] == 20);
 }
 
-TEST_CASE("serve: import is refused read-only (403); allowed, it reports every error with its place", "[serve]") {
+TEST_CASE("serve: import is refused read-only (403), and allowed it reports every error with its place", "[serve]") {
   SampleDb s("import", 2);
   const std::string bad =
       "[Event \"Upload\"]\n[White \"Alpha\"]\n[Black \"Beta\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n\n"
@@ -288,7 +288,12 @@ TEST_CASE("serve: import is refused read-only (403); allowed, it reports every e
     CHECK(Json::parse(res->body)["error"].get<std::string>().find("--allow-import") != std::string::npos);
   }
   TestServer server(s.db, true);
-  auto res = server.client().Post("/api/import?name=bad.pgn", bad, "application/x-chess-pgn");
+  auto client = server.client();
+  httplib::Headers elsewhere = {{"Origin", "http://evil.example"}};
+  auto cross = client.Post("/api/import?name=bad.pgn", elsewhere, bad, "text/plain");
+  REQUIRE(cross);
+  CHECK(cross->status == 403);  // another site's page, through the user's browser
+  auto res = client.Post("/api/import?name=bad.pgn", bad, "application/x-chess-pgn");
   REQUIRE(res);
   REQUIRE(res->status == 202);
   auto job = Json::parse(res->body)["job"].get<int>();

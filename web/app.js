@@ -6,6 +6,13 @@
 const $ = (sel, root = document) => root.querySelector(sel);
 const view = $("#view");
 let info = { allow_import: false, notations: [] };
+let routeCount = 0;  // a view whose answer arrives after the user went elsewhere draws nothing
+
+// Throws when a newer route() began while this one waited for the server.
+function stillCurrent(count) {
+  if (count !== routeCount) throw new Stale();
+}
+class Stale extends Error {}
 
 // ---- small helpers ----------------------------------------------------------------------
 
@@ -139,9 +146,10 @@ function pager(data, params) {
     h("button", { disabled: last >= data.total, onclick: () => page(data.offset + data.limit) }, "Next ›"));
 }
 
-async function showSearch(params) {
+async function showSearch(params, count) {
   view.replaceChildren(h("h1", {}, "Search games"), searchForm(params));
   const data = await api("search", Object.fromEntries(params));
+  stillCurrent(count);
   view.append(pager(data, params), resultsTable(data, params));
 }
 
@@ -185,8 +193,9 @@ function renderLine(moves, out) {
   }
 }
 
-async function showGame(id, params) {
+async function showGame(id, params, count) {
   const g = await api(`game/${id}`, { notation: notation(), style: "compact" });
+  stillCurrent(count);
   const nodes = flatten(g.moves, null, []);
   const board = new Board(h("div"), { label: "Board of the game" });
   let current = null;  // node index; null: the start
@@ -262,11 +271,12 @@ function resultBar(m) {
     part("w", w), part("d", d), part("b", b));
 }
 
-async function showExplore(params) {
+async function showExplore(params, count) {
   const line = (params.get("moves") || "").split(" ").filter(Boolean);  // English SAN from the start
   const fen = params.get("fen") || "";
   const data = await api("explore", fen ? { fen, notation: notation(), style: "compact" }
                                          : { moves: line.join(" "), notation: notation(), style: "compact" });
+  stillCurrent(count);
   const play = (entry) => go("explore", fen ? { fen: entry.fen } : { moves: [...line, entry.san].join(" ") });
   const board = new Board(h("div"), {
     label: "Explorer board: drag or click a piece, then its square",
@@ -314,12 +324,13 @@ async function showExplore(params) {
 
 // ---- events -------------------------------------------------------------------------------
 
-async function showEvents(params) {
+async function showEvents(params, count) {
   const q = params.get("q") || "";
   const input = h("input", { name: "q", value: q, "aria-label": "Event name contains" });
   const form = h("form", { onsubmit: (ev) => { ev.preventDefault(); go("events", { q: input.value }); } },
     input, h("button", { type: "submit" }, "Find events"));
   const data = await api("events", { q });
+  stillCurrent(count);
   view.replaceChildren(h("h1", {}, "Events"), form, h("table", {}, h("tbody", {}, data.events.map((e) =>
     h("tr", { class: "link", tabindex: 0, onclick: () => go(`event/${e.id}`), onkeydown: (ev) => ev.key === "Enter" && go(`event/${e.id}`) },
       h("td", {}, e.name), h("td", { class: "num" }, `${e.games} games`), h("td", {}, e.date || ""))))));
@@ -327,8 +338,9 @@ async function showEvents(params) {
 
 const points = (p) => (Math.floor(p) || (p % 1 ? "" : "0")) + (p % 1 ? "½" : "");
 
-async function showEvent(id) {
+async function showEvent(id, count) {
   const data = await api("event", { id });
+  stillCurrent(count);
   const n = data.players.length;
   const head = h("tr", {}, ["#", "Player", "Games", "Points", "SB"].map((t) => h("th", {}, t)),
     data.players.map((_, i) => h("th", { class: "num" }, String(i + 1))));
@@ -389,14 +401,16 @@ async function route() {
   for (const a of document.querySelectorAll("nav a")) a.classList.toggle("active", a.dataset.view === (name === "game" ? "search" : name === "event" ? "events" : name || "search"));
   view.onkeydown = null;
   showError(null);
+  const count = ++routeCount;
   try {
-    if (name === "game") await showGame(arg, params);
-    else if (name === "explore") await showExplore(params);
-    else if (name === "events") await showEvents(params);
-    else if (name === "event") await showEvent(arg);
+    if (name === "game") await showGame(arg, params, count);
+    else if (name === "explore") await showExplore(params, count);
+    else if (name === "events") await showEvents(params, count);
+    else if (name === "event") await showEvent(arg, count);
     else if (name === "import") showImport();
-    else await showSearch(params);
+    else await showSearch(params, count);
   } catch (e) {
+    if (e instanceof Stale) return;
     showError(e);
   }
   document.body.dataset.ready = location.hash;  // for the browser tests: this view is drawn

@@ -80,6 +80,14 @@ std::string save_upload(const httplib::ContentReader& read, std::uint64_t& size,
   return {};
 }
 
+// A browser names the page a request comes from in Origin; another site's page must not
+// write into the database through the user's browser (a cross-site POST needs no
+// permission). Scripts such as curl send no Origin.
+bool same_origin(const httplib::Request& req) {
+  if (!req.has_header("Origin")) return true;
+  return req.get_header_value("Origin") == "http://" + req.get_header_value("Host");
+}
+
 std::optional<std::int64_t> id_of(const std::string& digits) {
   std::int64_t id = 0;
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
@@ -171,6 +179,9 @@ void Server::Impl::add_import_routes() {
   http.Post("/api/import", [this](const Request& req, Response& res, const httplib::ContentReader& read) {
     if (!imports)
       return reply_error(res, 403, "this server is read-only; start it with qipu serve --allow-import to import");
+    if (!same_origin(req))
+      return reply_error(
+          res, 403, "an upload from another site's page is refused (Origin: " + req.get_header_value("Origin") + ")");
     if (req.is_multipart_form_data())
       return reply_error(res, 400, "send the file itself as the request body (curl --data-binary @FILE), not a form");
     std::string name = req.has_param("name") ? req.get_param_value("name") : "upload";

@@ -11,7 +11,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from conftest import SAMPLE
 
 
-def wait(browser, css, timeout=20):
+def wait(browser, css, timeout=60):
     return WebDriverWait(browser, timeout).until(lambda b: b.find_element(By.CSS_SELECTOR, css))
 
 
@@ -19,7 +19,7 @@ def open_view(browser, url):
     """Loads a view by its hash and waits until the page says it is drawn."""
     browser.get(url)
     hash_ = url[url.index("#"):] if "#" in url else ""
-    WebDriverWait(browser, 20).until(
+    WebDriverWait(browser, 60).until(
         lambda b: (b.execute_script("return document.body.dataset.ready") or "").startswith(hash_))
     wait(browser, "#view > *")
 
@@ -42,7 +42,7 @@ def test_search_player_and_open_game(browser, server, qipu):
     open_view(browser, server + "#search")
     wait(browser, "#search-form input[name=player]").send_keys("Carlsen")
     browser.find_element(By.CSS_SELECTOR, "#search-form button[type=submit]").click()
-    WebDriverWait(browser, 20).until(lambda b: "player=Carlsen" in b.current_url and b.find_elements(By.CSS_SELECTOR, "#results tbody tr"))
+    WebDriverWait(browser, 60).until(lambda b: "player=Carlsen" in b.current_url and b.find_elements(By.CSS_SELECTOR, "#results tbody tr"))
     count = int(qipu.db_run("search", "--player", "Carlsen", "--count"))
     total = browser.find_element(By.ID, "total").text
     assert total.endswith(f"of {count:,} games")
@@ -78,7 +78,7 @@ def test_step_with_keys_matches_convert_to_fen(browser, server, qipu, screenshot
 def test_chinese_moves(browser, server, screenshots):
     open_view(browser, server + "#game/1?ply=21")
     set_notation(browser, "zh")
-    WebDriverWait(browser, 20).until(lambda b: "马" in b.find_element(By.ID, "moves").text)
+    WebDriverWait(browser, 60).until(lambda b: "马" in b.find_element(By.ID, "moves").text)
     text = browser.find_element(By.ID, "moves").text
     assert re.search(r"马x?[a-h][1-8]", text), text[:200]  # 马f3, not 马 f3 or Nf3
     assert not re.search(r"\bN[a-h]?x?[a-h][1-8]", text)
@@ -98,7 +98,7 @@ def test_explorer_counts_match_qipu_explore(browser, server, qipu, screenshots):
         click_square(browser, a)
         click_square(browser, b)
         line.append(san)
-        WebDriverWait(browser, 20).until(lambda br: br.current_url.endswith(
+        WebDriverWait(browser, 60).until(lambda br: br.current_url.endswith(
             "moves=" + "+".join(line)) and br.execute_script("return document.body.dataset.ready") == "#explore?moves=" + "+".join(line))
     expected = json.loads(qipu.db_run("explore", "--moves", "1.e4 c5 2.Nf3 d6", "--format", "json"))
     total = browser.find_element(By.ID, "explore-total")
@@ -112,7 +112,7 @@ def test_explorer_counts_match_qipu_explore(browser, server, qipu, screenshots):
         assert expected["opening"] in browser.find_element(By.ID, "opening").text
     browser.save_screenshot(os.path.join(screenshots, "explorer-en.png"))
     set_notation(browser, "zh")
-    WebDriverWait(browser, 20).until(lambda b: "马" in b.find_element(By.ID, "explore-moves").text)
+    WebDriverWait(browser, 60).until(lambda b: "马" in b.find_element(By.ID, "explore-moves").text)
     browser.save_screenshot(os.path.join(screenshots, "explorer-zh.png"))
     set_notation(browser, "en")
 
