@@ -340,3 +340,26 @@ TEST_CASE("serve: the page from memory, nothing from the file system", "[serve]"
     CHECK(r->status != 200);
   }
 }
+
+TEST_CASE("serve: reads answer while an upload is imported (WAL, a connection a request)", "[serve]") {
+  SampleDb s("wal", 2);
+  std::string pgn = slurp(write_sample_games(s.dir / "more.pgn", 2, 600).string());
+  TestServer server(s.db, true);
+  auto client = server.client();
+  auto res = client.Post("/api/import?name=more.pgn", pgn, "application/x-chess-pgn");
+  REQUIRE(res);
+  REQUIRE(res->status == 202);
+  int reads = 0, failed = 0;
+  std::string state;
+  for (int i = 0; i < 2000 && state != "done" && state != "failed"; ++i) {
+    auto [status, body] = server.get("/api/search?player=a&sort=date&limit=5");
+    ++reads;
+    failed += status != 200;
+    state = server.get("/api/import/1").second["state"];
+  }
+  CHECK(state == "done");
+  CHECK(failed == 0);
+  CHECK(reads > 0);
+  auto [status, body] = server.get("/api/search?limit=1");
+  CHECK(body["total"] == 602);  // the two games, then the 600 uploaded, none a duplicate
+}
