@@ -28,11 +28,16 @@ function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+// The answer's JSON; a refusal without a body (413: upload too large) gets its status.
+function jsonOf(res) {
+  return res.json().catch(() => ({ error: `${res.status} ${res.statusText}` }));
+}
+
 async function api(path, params = {}) {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== "" && v !== null && v !== undefined && v !== false) q.set(k, v);
   const res = await fetch(`/api/${path}${q.toString() ? "?" + q : ""}`);
-  const body = await res.json();
+  const body = await jsonOf(res);
   if (!res.ok) throw new Error(body.error || res.statusText);
   return body;
 }
@@ -368,7 +373,7 @@ function showImport() {
     const f = file.files[0];
     status.replaceChildren(h("p", {}, `Uploading ${f.name}…`));
     const res = await fetch(`/api/import?${new URLSearchParams({ name: f.name })}`, { method: "POST", body: f });
-    const body = await res.json();
+    const body = await jsonOf(res);
     if (!res.ok) return showError(new Error(body.error));
     poll(body.job, status);
   };
