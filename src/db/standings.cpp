@@ -13,7 +13,11 @@ std::optional<EventRef> find_event(Connection& c, const std::string& name, std::
   exact.bind(1, fold_case(name));
   if (exact.step()) return EventRef{exact.int64(0), std::string(exact.text(1))};
   auto like = c.prepare("SELECT id, name FROM event WHERE qipu_fold(name) LIKE ? ESCAPE '\\' ORDER BY name LIMIT 21");
-  like.bind(1, "%" + escape_like(fold_case(name)) + "%");
+  // Built by appending: "%" + s + "%" draws GCC 12's false -Wrestrict (bug 105329) at -O3.
+  std::string pattern = "%";
+  pattern += escape_like(fold_case(name));
+  pattern += "%";
+  like.bind(1, pattern);
   std::vector<EventRef> found;
   while (like.step()) found.push_back({like.int64(0), std::string(like.text(1))});
   if (found.size() == 1) return found.front();
