@@ -17,6 +17,8 @@ void setup_eco(CLI::App& app);
 void setup_stats(CLI::App& app);
 void setup_players(CLI::App& app);
 void setup_rating(CLI::App& app);
+void setup_show(CLI::App& app);
+void setup_serve(CLI::App& app);
 
 // Exit codes: 0 success, 1 invalid input found, 2 usage or I/O problems.
 void set_exit_code(int code);

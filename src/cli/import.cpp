@@ -122,14 +122,7 @@ void import_files(std::ostream& out, const ImportCmdOptions& o, const std::strin
   game::PipelineCallbacks cb;
   auto eco = load_eco(o.eco_file);
   cb.prepare = [&eco](game::GameRecord& rec) {
-    if (!rec.valid()) return;
-    auto enc = db::finish_encoding(rec);
-    if (const db::Opening* op = eco ? eco->classify(enc.keys) : nullptr) {
-      enc.eco = op->eco;
-      enc.opening = op->name;
-      enc.variation = op->variation;
-    }
-    rec.extra = std::move(enc);
+    if (rec.valid()) rec.extra = db::finish_classified(rec, eco ? &*eco : nullptr);
   };
   cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
     std::string source = in.path == "-" ? "<stdin>" : in.path;

@@ -22,6 +22,8 @@ int main(int argc, char** argv) {
   qipu::cli::setup_players(app);
   qipu::cli::setup_rating(app);
   qipu::cli::setup_eco(app);
+  qipu::cli::setup_show(app);
+  qipu::cli::setup_serve(app);
   qipu::cli::setup_perft(app);
   qipu::cli::setup_help(app);
   try {

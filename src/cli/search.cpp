@@ -28,22 +28,6 @@ struct SearchOptions {
   std::int64_t limit = -1, offset = 0;
 };
 
-// Whitelisted ORDER BY terms: the user picks a name, never SQL.
-const std::map<std::string, std::string>& sort_columns() {
-  static const std::map<std::string, std::string> m = {
-      {"id", "g.id"},
-      {"date", "g.date_sort"},
-      {"white", "w.name"},
-      {"black", "b.name"},
-      {"white-elo", "g.white_elo"},
-      {"black-elo", "g.black_elo"},
-      {"plies", "g.plies"},
-      {"eco", "g.eco"},
-      {"event", "e.name"},
-      {"elo", "(coalesce(g.white_elo, 0) + coalesce(g.black_elo, 0))"}};
-  return m;
-}
-
 // Columns of a game the record does not carry: a classified ECO code and the names.
 struct Extra {
   std::string eco, opening, variation;
@@ -167,24 +151,9 @@ void print_json_row(std::ostream& stream, const game::GameRecord& rec, const Ext
   stream << out << "]}";
 }
 
-// The same games with sorting and paging done on ids alone, in a subquery: only the rows
-// shown are then joined with names and decoded. Unused joins are dropped by SQLite.
-db::GameQuery paged(const db::GameQuery& q) {
-  db::GameQuery p;
-  p.where =
-      "g.id IN (SELECT g.id FROM game g LEFT JOIN player w ON w.id = g.white LEFT JOIN player b ON b.id = g.black "
-      "LEFT JOIN event e ON e.id = g.event WHERE " +
-      q.where + " ORDER BY " + q.order + " LIMIT ? OFFSET ?)";
-  p.params = q.params;
-  p.params.emplace_back(q.limit);
-  p.params.emplace_back(q.offset);
-  p.order = q.order;
-  return p;
-}
-
 // Prints the games of the query in the chosen format.
 void print_games(std::ostream& out, db::Connection& c, const db::GameQuery& query, const SearchOptions& o) {
-  db::GameQuery q = paged(query);
+  db::GameQuery q = db::paged(query);
   const Notation& n = *find_notation(o.notation);
   game::WriterOptions w;
   w.notation = &n;
@@ -212,13 +181,6 @@ void print_games(std::ostream& out, db::Connection& c, const db::GameQuery& quer
   if (o.format == "json") out << (first ? "]\n" : "\n]\n");
 }
 
-std::int64_t count_games(db::Connection& c, const db::GameQuery& q) {
-  auto st = c.prepare("SELECT count(*) FROM game g WHERE " + q.where);
-  int i = 1;
-  for (const auto& p : q.params) std::visit([&](const auto& v) { st.bind(i++, v); }, p);
-  return st.step() ? st.int64(0) : 0;
-}
-
 // The position filter, or nullopt with an error printed.
 std::optional<db::PositionQuery> position_query(const SearchOptions& o) {
   db::PositionQuery pq;
@@ -241,18 +203,6 @@ std::optional<db::PositionQuery> position_query(const SearchOptions& o) {
   return pq;
 }
 
-// Narrows the query to the games a position search found, through a temporary table
-// (allowed on a read-only connection), so that sorting and paging stay in SQL.
-void restrict_to(db::Connection& c, const std::vector<std::int64_t>& ids, db::GameQuery& q) {
-  c.exec("CREATE TEMP TABLE IF NOT EXISTS qipu_hits(id INTEGER PRIMARY KEY)");
-  auto ins = c.prepare("INSERT INTO temp.qipu_hits(id) VALUES (?)");
-  c.exec("BEGIN");
-  for (auto id : ids) { ins.bind(1, id).run(); }
-  c.exec("COMMIT");
-  q.where = "g.id IN (SELECT id FROM temp.qipu_hits)";
-  q.params.clear();
-}
-
 // Names match by words unless --substring or --regex; --won/--lost/--drew are the player's.
 void set_player_options(const SearchOptions& o, db::GameFilter& f) {
   f.names = o.regex ? game::NameMatch::Regex : o.substring ? game::NameMatch::Substring : game::NameMatch::Words;
@@ -267,7 +217,7 @@ bool build_query(const SearchOptions& o, db::GameQuery& q) {
     std::cerr << "qipu search: " << e << "\n";
     return false;
   }
-  q.order = sort_columns().at(o.sort) + (o.desc ? " DESC, g.id DESC" : ", g.id");
+  q.order = db::sort_columns().at(o.sort) + (o.desc ? " DESC, g.id DESC" : ", g.id");
   q.limit = o.limit >= 0 ? (o.limit == 0 ? -1 : o.limit) : (o.format == "table" ? 50 : -1);
   q.offset = o.offset;
   return true;
@@ -291,9 +241,9 @@ void search(std::ostream& out, const SearchOptions& o) {
       out << ids.size() << "\n";
       return;
     }
-    restrict_to(*c, ids, q);
+    db::restrict_to(*c, ids, q);
   } else if (o.count) {
-    out << count_games(*c, q) << "\n";
+    out << db::count_games(*c, q) << "\n";
     return;
   }
   print_games(out, *c, q, o);
@@ -366,7 +316,7 @@ void setup_search(CLI::App& app) {
       ->check(CLI::IsMember(codes));
   add_lang_option(*cmd, o->lang);
   std::vector<std::string> sorts;
-  for (const auto& [name, sql] : sort_columns()) sorts.push_back(name);
+  for (const auto& [name, sql] : db::sort_columns()) sorts.push_back(name);
   cmd->add_option("--sort", o->sort,
                   "Order by id (default), date, white, black, white-elo, black-elo, elo, plies, eco or event")
       ->check(CLI::IsMember(sorts));

@@ -1,11 +1,9 @@
 // qipu stats [--db PATH] [--event NAME] — totals of the collection and its most active
 // players; for one event, the standings and crosstable with Sonneborn–Berger.
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <iostream>
-#include <map>
 #include <memory>
 
 #include "cli/commands.hpp"
@@ -16,6 +14,7 @@
 #include "cli/table.hpp"
 #include "qipu/db/players.hpp"
 #include "qipu/db/search.hpp"
+#include "qipu/db/standings.hpp"
 
 namespace qipu::cli {
 
@@ -127,79 +126,19 @@ void print_top_players(std::ostream& out, Lang lang, db::Connection& c, int top)
   table.print(out, "  ");
 }
 
-// The event the user means: an exact (case-insensitive) name, else the only one that
-// contains the text. Prints the candidates when there are several.
-std::optional<std::pair<std::int64_t, std::string>> find_event(db::Connection& c, const std::string& name) {
-  auto exact = c.prepare("SELECT id, name FROM event WHERE qipu_fold(name) = ?");
-  exact.bind(1, db::fold_case(name));
-  if (exact.step()) return std::make_pair(exact.int64(0), std::string(exact.text(1)));
-  auto like = c.prepare("SELECT id, name FROM event WHERE qipu_fold(name) LIKE ? ESCAPE '\\' ORDER BY name LIMIT 21");
-  std::string pattern = "%";
-  pattern += db::escape_like(db::fold_case(name));
-  pattern += "%";
-  like.bind(1, pattern);
-  std::vector<std::pair<std::int64_t, std::string>> found;
-  while (like.step()) found.emplace_back(like.int64(0), std::string(like.text(1)));
-  if (found.size() == 1) return found.front();
+// The event the user means (db::find_event); prints the candidates when there are several.
+std::optional<db::EventRef> event_named(db::Connection& c, const std::string& name) {
+  std::vector<db::EventRef> found;
+  if (auto ev = db::find_event(c, name, &found)) return ev;
   std::cerr << "qipu stats: " << (found.empty() ? "no event matches " : "several events match ") << "\"" << shown(name)
             << "\"\n";
-  for (const auto& f : found) std::cerr << "  " << shown(f.second) << "\n";
+  for (const auto& f : found) std::cerr << "  " << shown(f.name) << "\n";
   return std::nullopt;
 }
 
-struct Entrant {
-  std::string name;
-  double points = 0, sb = 0;
-  int games = 0;
-  std::map<std::int64_t, std::string> cells;  // opponent id → "1½0" in game order
-};
-
-struct EventGame {
-  std::int64_t white, black;
-  double white_points;  // 1, ½ or 0; negative when the game has no result
-};
-
-std::vector<EventGame> event_games(db::Connection& c, std::int64_t event, std::map<std::int64_t, Entrant>& entrants) {
-  auto st = c.prepare(
-      "SELECT g.white, g.black, g.result, w.name, b.name FROM game g JOIN player w ON w.id = g.white "
-      "JOIN player b ON b.id = g.black WHERE g.event = ? ORDER BY g.date_sort, g.id");
-  st.bind(1, event);
-  std::vector<EventGame> games;
-  while (st.step()) {
-    std::string_view r = st.text(2);
-    double wp = r == "1-0" ? 1 : r == "0-1" ? 0 : r == "1/2-1/2" ? 0.5 : -1;
-    games.push_back({st.int64(0), st.int64(1), wp});
-    entrants[st.int64(0)].name = st.text(3);
-    entrants[st.int64(1)].name = st.text(4);
-  }
-  return games;
-}
-
-// Points first; Sonneborn–Berger then needs every final score: the sum, over games, of
-// the opponent's points times the points scored against them.
-void score_event(const std::vector<EventGame>& games, std::map<std::int64_t, Entrant>& entrants) {
-  auto cell = [](double p) { return p == 1 ? "1" : p == 0 ? "0" : "½"; };
-  for (const auto& g : games) {
-    if (g.white_points < 0) continue;
-    auto& w = entrants[g.white];
-    auto& b = entrants[g.black];
-    w.points += g.white_points;
-    b.points += 1 - g.white_points;
-    ++w.games;
-    ++b.games;
-    w.cells[g.black] += cell(g.white_points);
-    b.cells[g.white] += cell(1 - g.white_points);
-  }
-  for (const auto& g : games) {
-    if (g.white_points < 0) continue;
-    entrants[g.white].sb += g.white_points * entrants[g.black].points;
-    entrants[g.black].sb += (1 - g.white_points) * entrants[g.white].points;
-  }
-}
-
 // The standings, with the crosstable when `cross`: one column per entrant, in rank order.
-void print_standings(std::ostream& out, Lang lang, std::map<std::int64_t, Entrant>& entrants,
-                     const std::vector<std::int64_t>& order, bool cross) {
+void print_standings(std::ostream& out, Lang lang, const db::Standings& standings, bool cross) {
+  const auto& order = standings.entrants;
   auto w = [&](std::string_view english) { return std::string(word(lang, english)); };
   std::vector<Column> columns = {{w("rank"), 0, 40, true},
                                  {w("player"), 0, 40},
@@ -210,15 +149,15 @@ void print_standings(std::ostream& out, Lang lang, std::map<std::int64_t, Entran
     for (std::size_t i = 0; i < order.size(); ++i) columns.push_back({std::to_string(i + 1), 0, 40, true});
   Table table(std::move(columns));
   for (std::size_t i = 0; i < order.size(); ++i) {
-    const auto& e = entrants[order[i]];
+    const auto& e = order[i];
     char sb[16];
     std::snprintf(sb, sizeof sb, "%.2f", e.sb);
     std::vector<std::string> row = {std::to_string(i + 1), shown(e.name), std::to_string(e.games),
                                     points_text(e.points), sb};
     if (cross)
-      for (auto opp : order) {
-        auto it = e.cells.find(opp);
-        row.push_back(opp == order[i] ? "x" : it == e.cells.end() ? "." : it->second);
+      for (const auto& opp : order) {
+        auto it = e.cells.find(opp.id);
+        row.push_back(opp.id == e.id ? "x" : it == e.cells.end() ? "." : it->second);
       }
     table.add(std::move(row));
   }
@@ -226,22 +165,14 @@ void print_standings(std::ostream& out, Lang lang, std::map<std::int64_t, Entran
 }
 
 void print_event(std::ostream& out, Lang lang, db::Connection& c, const std::string& name, int max_crosstable) {
-  auto ev = find_event(c, name);
+  auto ev = event_named(c, name);
   if (!ev) return set_exit_code(2);
-  std::map<std::int64_t, Entrant> entrants;
-  auto games = event_games(c, ev->first, entrants);
-  score_event(games, entrants);
-  std::vector<std::int64_t> order;
-  for (const auto& [id, e] : entrants) order.push_back(id);
-  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
-    const auto &x = entrants[a], &y = entrants[b];
-    return x.points != y.points ? x.points > y.points : x.sb > y.sb;
-  });
+  auto standings = db::event_standings(c, ev->id);
   out << say(lang, "{}: {} games, {} players",
-             {shown(ev->second), std::to_string(games.size()), std::to_string(entrants.size())})
+             {shown(ev->name), std::to_string(standings.games), std::to_string(standings.entrants.size())})
       << "\n\n";
-  bool cross = int(order.size()) <= max_crosstable;
-  print_standings(out, lang, entrants, order, cross);
+  bool cross = int(standings.entrants.size()) <= max_crosstable;
+  print_standings(out, lang, standings, cross);
   if (!cross)
     out << say(lang, "(crosstable left out: more than {} players; see --max-crosstable)",
                {std::to_string(max_crosstable)})
@@ -253,9 +184,9 @@ void print_teams(std::ostream& out, db::Connection& c, const StatsOptions& o) {
     std::cerr << "qipu stats: --teams needs --event NAME\n";
     return set_exit_code(2);
   }
-  auto ev = find_event(c, o.event);
+  auto ev = event_named(c, o.event);
   if (!ev) return set_exit_code(2);
-  print_team_stats(out, c, ev->first, ev->second, o.rank_by == "game-points", o.max_crosstable);
+  print_team_stats(out, c, ev->id, ev->name, o.rank_by == "game-points", o.max_crosstable);
 }
 
 void stats(std::ostream& out, const StatsOptions& o) {

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "qipu/db/sqlite.hpp"
+#include "qipu/db/store.hpp"
 #include "qipu/game/pipeline.hpp"
 
 namespace qipu::db {
@@ -124,6 +125,16 @@ std::optional<ChineseOpening> chinese_opening(std::string_view opening, std::str
   auto v = t.variations.find(key + "|" + match_key(family_of(variation)));
   if (!variation.empty() && v != t.variations.end()) out.variation = v->second.in(script);
   return out;
+}
+
+EncodedGame finish_classified(game::GameRecord& rec, const EcoTable* table) {
+  EncodedGame enc = finish_encoding(rec);
+  if (const Opening* op = table ? table->classify(enc.keys) : nullptr) {
+    enc.eco = op->eco;
+    enc.opening = op->name;
+    enc.variation = op->variation;
+  }
+  return enc;
 }
 
 }  // namespace qipu::db

@@ -11,6 +11,10 @@
 
 #include "qipu/core/types.hpp"
 
+namespace qipu::game {
+struct GameRecord;
+}
+
 namespace qipu::db {
 
 // Installed by Debian's pgn-extract package.
@@ -49,5 +53,10 @@ struct ChineseOpening {
 // nullopt when the table knows neither the opening nor its family.
 [[nodiscard]] std::optional<ChineseOpening> chinese_opening(std::string_view opening, std::string_view variation,
                                                             Script script);
+
+struct EncodedGame;  // db/store.hpp
+// The importer's step after a game is replayed (qipu import, qipu serve's uploads):
+// finish_encoding, with the opening named from the table's deepest position, if any.
+EncodedGame finish_classified(game::GameRecord& rec, const EcoTable* table);
 
 }  // namespace qipu::db

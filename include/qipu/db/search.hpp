@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -103,5 +104,21 @@ struct Exploration {
 // player rows of one person), MoveStats also counts that player's points.
 Exploration explore(Connection& db, const Position& pos, const GameQuery& filter, std::size_t top = 10,
                     const std::vector<std::int64_t>* player = nullptr);
+
+}  // namespace qipu::db
+
+namespace qipu::db {
+
+// Pages of search results (qipu search, qipu serve). The sort keys a user may name
+// ("date", "white-elo", …), each to its ORDER BY term: the user picks a name, never SQL.
+const std::map<std::string, std::string>& sort_columns();
+// The same games with sorting and paging (q.order, q.limit, q.offset) done on ids alone, in
+// a subquery: only the rows shown are then joined with names and decoded.
+GameQuery paged(const GameQuery& q);
+// How many games the query's conditions match (its order and paging aside).
+std::int64_t count_games(Connection& c, const GameQuery& q);
+// Narrows the query to these games (a position search's hits) through a temporary table,
+// allowed on a read-only connection, so that sorting and paging stay in SQL.
+void restrict_to(Connection& c, const std::vector<std::int64_t>& ids, GameQuery& q);
 
 }  // namespace qipu::db
