@@ -143,8 +143,8 @@ std::optional<Target> target_of(const Query& q) {
   if (!fen.empty() && !moves.empty()) throw ApiError(400, "give fen or moves, not both");
   if (!fen.empty()) {
     auto r = Position::from_fen(fen);
-    if (!r) throw ApiError(400, "fen: " + r.error);
-    return Target{*r.position, {r.position->key()}, ""};
+    if (!r) throw ApiError(400, "fen: " + r.error());
+    return Target{*r, {r->key()}, ""};
   }
   if (moves.empty()) return std::nullopt;  // neither: no position
   auto list = db::parse_move_list(moves);
