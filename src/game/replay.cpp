@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 
+#include "../notation/fast.hpp"
 #include "qipu/board/movegen.hpp"
 #include "qipu/notation/notation.hpp"
 #include "qipu/pgn/line_counter.hpp"
@@ -198,6 +199,7 @@ struct Replayer::Impl {
       report_style(kind, at, offset, token, std::move(msg));
     };
     if (san.style & StyleZeroCastling) report("castling written with zeros: expected O-O or O-O-O");
+    if (san.style & StyleLowerCastling) report("castling written in lower case: expected O-O or O-O-O");
     if (san.style & StylePawnLetter) report("pawn written with P: SAN gives pawns no letter");
     if (san.style & StyleLongAlgebraic) report("long algebraic notation: expected " + format_san(before, m));
     if (san.style & StyleEpSuffix) report("'e.p.' is not part of SAN");
@@ -239,15 +241,27 @@ struct Replayer::Impl {
     if (english_game && plain) {
       if (Move m = find_move(f.state.position(), *plain); !m.is_none()) return play(f, node, *plain, m, offset, token);
     }
-    add_other_move(f, node, token, offset, english_game && !plain);
+    add_other_move(f, node, token, offset, plain, english_game);
   }
 
+  // A token in a game written in another language, or not of the usual shape: its usual
+  // readings first, without strings (a Chinese word's reading from the reader, the game's
+  // letter table), then every reading read_move finds.
   [[gnu::noinline]] void add_other_move(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset,
-                                        bool try_english) {
+                                        const San* plain, bool english_game) {
     const Position& now = f.state.position();
-    if (try_english) {
+    if (english_game && !plain) {
       if (std::optional<San> san = english_san(token)) {
         if (Move m = find_move(now, *san); !m.is_none()) return play(f, node, *san, m, offset, token);
+      }
+    }
+    if (!english_game) {
+      San usual;
+      // A reading the reader made of a Chinese word or figurine names one piece in every notation.
+      bool wide = plain && static_cast<unsigned char>(token[0]) >= 0x80;
+      if (wide || read_usual(token, *preferred, usual)) {
+        const San& san = wide ? *plain : usual;
+        if (Move m = find_move(now, san); !m.is_none()) return play(f, node, san, m, offset, token);
       }
     }
     if (special_token(f, token, offset)) return;

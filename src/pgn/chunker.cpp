@@ -66,6 +66,18 @@ struct MovetextTable {
 };
 constexpr MovetextTable kMovetext;
 
+// Whether the character at p (a lead byte of ½ 和 白 黑) is that of a result word rather
+// than a piece word sharing its lead byte (后 王 马); true when the buffer ends first.
+bool result_char(const char* p, std::size_t n) {
+  if (n < 2) return true;
+  switch (static_cast<unsigned char>(p[0])) {
+    case 0xC2: return p[1] == '\xBD';  // ½
+    case 0xE5: return p[1] == '\x92';  // 和
+    case 0xE7: return p[1] == '\x99';  // 白
+    default: return p[1] == '\xBB';    // 黑 (E9)
+  }
+}
+
 bool is_result(const char* p, std::size_t n) {
   if (kClass.c[static_cast<unsigned char>(*p)] != kOther) return false;
   for (const auto& r : grammar::pgn::kResults)
@@ -397,6 +409,10 @@ GameChunker::Impl::Run GameChunker::Impl::movetext_run(std::size_t& i) {
         continue;
       case kSlow: return Run::Slow;
       default: {
+        if (static_cast<unsigned char>(b[i]) >= 0x80 && !result_char(b + i, n - i)) {  // 马 后 王: no result
+          i = skip_plain(b, i + 1, n);
+          continue;
+        }
         std::size_t s = i;
         while (s > start && i - s < 64 && !ends_token(b[s - 1])) --s;
         std::size_t e = i + 1;
