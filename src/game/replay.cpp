@@ -237,8 +237,9 @@ struct Replayer::Impl {
     // Plain English SAN in a game not written in another language. The reader's San is
     // used in place: it was written a byte at a time, and a copy's wider load of those
     // fresh bytes would wait for the stores (a store-forwarding stall, seen with perf).
+    // A pawn's plain SAN (e4, exd5) reads the same in every letter language.
     bool english_game = !preferred || preferred == &english();
-    if (english_game && plain) {
+    if (plain && (english_game || (plain->piece == Pawn && plain->promotion == NoPieceType))) {
       if (Move m = find_move(f.state.position(), *plain); !m.is_none()) return play(f, node, *plain, m, offset, token);
     }
     add_other_move(f, node, token, offset, plain, english_game);
@@ -253,6 +254,11 @@ struct Replayer::Impl {
     if (english_game && !plain) {
       if (std::optional<San> san = english_san(token)) {
         if (Move m = find_move(now, *san); !m.is_none()) return play(f, node, *san, m, offset, token);
+      } else if (San first; const Notation* n = read_first_letters(token, first)) {
+        if (Move m = find_move(now, first); !m.is_none()) {
+          preferred = n;
+          return play(f, node, first, m, offset, token);
+        }
       }
     }
     if (!english_game) {

@@ -118,6 +118,11 @@ bool parse_plain_san(std::string_view token, San& san);
 // another table's letter, a promotion): read_move decides those.
 bool read_usual(std::string_view token, const Notation& preferred, San& san);
 
+// The first reading read_move gives a token that English SAN does not read, when the
+// first letter table (in read_move's order) whose piece word starts it reads it as
+// read_usual does: that table, or nullptr. A game's first move in German (Sf3, Lb5).
+const Notation* read_first_letters(std::string_view token, San& san);
+
 // The move resolve_san finds, without building its error: Move::none() when the SAN names
 // no legal move or several. Replay's common path.
 Move find_move(const Position& pos, const San& san);

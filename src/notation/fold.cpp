@@ -98,21 +98,54 @@ constexpr Word kWords[] = {
     {"\xE3\x80\x80", " ", false},  // the ideographic space
 };
 
-// The words by their first byte, longest first: a token's character is compared with
-// the few that start like it.
-struct Index {
-  std::array<std::vector<const Word*>, 256> by_lead;
-  Index() {
-    for (const Word& w : kWords) by_lead[static_cast<unsigned char>(w.word[0])].push_back(&w);
-    for (auto& list : by_lead)
-      std::stable_sort(list.begin(), list.end(),
-                       [](const Word* a, const Word* b) { return a->word.size() > b->word.size(); });
-  }
-};
-const Index& index() {
-  static const Index i;
-  return i;
+// The words by their first two bytes, longest first: a token's character is compared
+// with the one or few words that start like it, looked up in one load.
+constexpr std::size_t kWordCount = std::size(kWords);
+constexpr unsigned prefix(std::string_view w) {
+  return static_cast<unsigned char>(w[0]) | static_cast<unsigned char>(w[1]) << 8;
 }
+struct Index {
+  std::array<std::uint8_t, kWordCount> order{};  // kWords' indices by prefix, longer words first
+  std::array<std::uint16_t, 1 << 16> range{};    // by prefix: first index in `order` << 4 | count
+};
+constexpr Index kIndex = [] {
+  Index x;
+  for (std::size_t i = 0; i < kWordCount; ++i) x.order[i] = std::uint8_t(i);
+  auto before = [](const Word& a, const Word& b) {
+    return prefix(a.word) != prefix(b.word) ? prefix(a.word) < prefix(b.word) : a.word.size() > b.word.size();
+  };
+  for (std::size_t i = 1; i < kWordCount; ++i)  // insertion sort: std::sort is not constexpr in C++20's GCC 12
+    for (std::size_t j = i; j > 0 && before(kWords[x.order[j]], kWords[x.order[j - 1]]); --j)
+      std::swap(x.order[j], x.order[j - 1]);
+  for (std::size_t i = 0; i < kWordCount; ++i) {
+    std::uint16_t& r = x.range[prefix(kWords[x.order[i]].word)];
+    if ((r & 15) == 15) throw "more than 15 words share their first two bytes";  // not a constant: no build
+    r = r == 0 ? std::uint16_t(i << 4 | 1) : std::uint16_t(r + 1);
+  }
+  return x;
+}();
+// The one-character (three-byte) piece words, packed as b0 << 16 | b1 << 8 | b2, with
+// their letters: the words the usual Chinese and figurine moves start with.
+struct PieceChar {
+  std::uint32_t packed = 0;
+  char letter = 0;
+};
+constexpr std::uint32_t packed3(const char* p) {
+  return std::uint32_t(static_cast<unsigned char>(p[0])) << 16 | std::uint32_t(static_cast<unsigned char>(p[1])) << 8 |
+         static_cast<unsigned char>(p[2]);
+}
+constexpr auto kPieceChars = [] {
+  std::array<PieceChar, 24> chars{};
+  std::size_t k = 0;
+  for (const Word& w : kWords)
+    if (w.piece && w.word.size() == 3 && w.ascii.size() == 1) {
+      if (k == chars.size()) throw "more one-character piece words than kPieceChars holds";
+      chars[k++] = {packed3(w.word.data()), w.ascii[0]};
+    }
+  return chars;
+}();
+
+static_assert(kWordCount < 4096, "the index packs a word's position in 12 bits");
 
 // ASCII 0x21..0x7E, for the full-width forms' one-character folds.
 constexpr std::array<char, 128> kAscii = [] {
@@ -188,11 +221,26 @@ Unit full_width_at(const char* p, const char* end) {
   return {std::string_view(&kAscii[code - 0xFF01 + 0x21], 1), 3, false};
 }
 
+char piece_char_at(const char* p, const char* end) {
+  if (end - p < 3) return 0;
+  std::uint32_t key = packed3(p);
+  for (const PieceChar& c : kPieceChars)
+    if (c.packed == key) return c.letter;
+  return 0;
+}
+
 Unit unit_at(const char* p, const char* end) {
   auto left = static_cast<std::size_t>(end - p);
-  for (const Word* w : index().by_lead[static_cast<unsigned char>(*p)])  // every word has two bytes or more
-    if (left >= w->word.size() && p[1] == w->word[1] && std::memcmp(p, w->word.data(), w->word.size()) == 0)
-      return {w->ascii, w->word.size(), w->piece};
+  if (left < 2) return {};  // every word has two bytes or more
+  unsigned r = kIndex.range[static_cast<unsigned char>(p[0]) | static_cast<unsigned char>(p[1]) << 8];
+  for (unsigned k = r >> 4, last = k + (r & 15); k < last; ++k) {
+    const Word& w = kWords[kIndex.order[k]];
+    std::size_t n = w.word.size();
+    // The third byte, then the next character's first, before comparing all: 王 e2 is no 王车短易位.
+    if (left < n || (n > 2 && p[2] != w.word[2])) continue;
+    if (n > 3 && (p[3] != w.word[3] || std::memcmp(p + 4, w.word.data() + 4, n - 4) != 0)) continue;
+    return {w.ascii, n, w.piece};
+  }
   return full_width_at(p, end);
 }
 

@@ -21,6 +21,12 @@ struct Unit {
 // Only for p[0] >= 0x80.
 Unit unit_at(const char* p, const char* end);
 
+// The piece a one-character piece word at p names (马 象 车 后 王, 馬 車, ♘ …), as its
+// SAN letter; 0 if none. The reader's fast path for "马 f3": a longer word that starts
+// with the same character (王后, 后翼易位) is not told apart here, its caller checks
+// what follows.
+char piece_char_at(const char* p, const char* end);
+
 // The full-width form of an ASCII character at p (U+FF01..U+FF5E) as that character;
 // bytes 0 if none.
 Unit full_width_at(const char* p, const char* end);

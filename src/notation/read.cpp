@@ -171,15 +171,29 @@ bool read_usual(std::string_view t, const Notation& preferred, San& san) {
   std::size_t word = 0;
   for (int p = Knight; p <= King; ++p) {
     std::string_view w = preferred.names.pieces[p];
-    if (!w.empty() && w.size() > word && t.substr(0, w.size()) == w) piece = PieceType(p), word = w.size();
+    if (!w.empty() && w[0] == t[0] && w.size() > word && t.substr(0, w.size()) == w)
+      piece = PieceType(p), word = w.size();
   }
   if (piece == Pawn && (t[0] < 'a' || t[0] > 'h')) return false;  // a pawn word, another table's letter
-  char padded[16 + plain_san::kWindow] = {};                      // read_board reads 8 bytes ahead
-  t.copy(padded, t.size());
+  char padded[16 + plain_san::kWindow];                           // read_board reads 8 bytes ahead
+  std::memcpy(padded, t.data(), t.size());
+  std::memset(padded + t.size(), 0, plain_san::kWindow);
   san = San{};
   san.piece = piece;
   std::size_t n = plain_san::read_board(padded, padded + word, piece, san);
   return n == t.size() && san.promotion == NoPieceType;
+}
+
+const Notation* read_first_letters(std::string_view t, San& san) {
+  // Pawn words (B, P, p, gy) start readings of their own, in read_move's order.
+  if (t.empty() || t[0] == 'B' || t[0] == 'P' || t[0] == 'p' || t[0] == 'g') return nullptr;
+  for (const auto& n : notations()) {  // read_move's order of the letter tables
+    if (&n == &english() || !is_ascii(n.names.pieces[Knight])) continue;
+    for (int p = Knight; p <= King; ++p)
+      if (std::string_view w = n.names.pieces[p]; !w.empty() && t.substr(0, w.size()) == w)
+        return read_usual(t, n, san) ? &n : nullptr;
+  }
+  return nullptr;
 }
 
 namespace {

@@ -133,22 +133,30 @@ struct State {
 // Length of a move token of the usual SAN shape, [NBRQK][file][rank][x]square[=NBRQ][+#],
 // ending at a delimiter, and its reading in `san`; 0 for anything else.
 constexpr g::ByteSet kPlainEnds = g::kDelimiters.without('(');  // '(' may open a promotion, e8(Q)
-std::size_t plain_san_length(const char* p, const char* end, San& san) {
+[[gnu::always_inline]] inline std::size_t plain_san_length(const char* p, const char* end, San& san) {
   std::size_t n = read_plain_san(p, end, san);
   return n > 0 && (p + n == end || kPlainEnds[p[n]]) ? n : 0;
+}
+
+// Whether the token at p holds a byte above ASCII before its end: only such a token
+// (e4，  a8升后) can be a move folded, and results and junk are not folded for nothing.
+inline bool holds_wide(const char* p, const char* end) {
+  for (; p < end && !g::kDelimiters[*p]; ++p)
+    if (static_cast<unsigned char>(*p) >= 0x80) return true;
+  return false;
 }
 
 // "马 f3", "♘xe5", "車 a1+": the usual Chinese or figurine move, a piece word, at most
 // one space, then plain SAN's board part and signs. Its length and reading, or 0: any
 // other form is folded whole (fold_move), which gives the same for these.
 std::size_t worded_plain_length(const char* p, const char* end, San& san) {
-  fold::Unit u = fold::unit_at(p, end);
-  if (!u.piece || u.ascii.empty()) return 0;
-  const char* q = p + u.bytes;
+  char letter = fold::piece_char_at(p, end);
+  if (!letter) return 0;
+  const char* q = p + 3;
   q += q < end && *q == ' ';
   if (end - q < plain_san::kWindow) return 0;
   san = San{};
-  san.piece = plain_san::kLead.piece[static_cast<unsigned char>(u.ascii[0])];
+  san.piece = plain_san::kLead.piece[static_cast<unsigned char>(letter)];
   std::size_t n = plain_san::read_board(q, q, san.piece, san);
   return n > 0 && (q + n == end || kPlainEnds[q[n]]) ? static_cast<std::size_t>(q + n - p) : 0;
 }
@@ -163,21 +171,21 @@ struct MoveToken {
   std::size_t length = 0;
   bool read = false;
 };
-MoveToken move_token(const char* p, const char* end, const State& st, San& san) {
-  const g::WordTable& words = st.words;
-  bool chinese = st.opts.words.chinese_forms;
-  if (static_cast<unsigned char>(*p) < 0x80 || !chinese) {
-    if (std::size_t n = g::move_length(p, end, words)) return {n, false};
-  } else if (std::size_t n = worded_plain_length(p, end, san)) {
-    return {n, true};
-  }
-  if (!chinese) return {};
+[[gnu::noinline]] MoveToken chinese_token(const char* p, const char* end, const g::WordTable& words, San& san) {
+  if (static_cast<unsigned char>(*p) >= 0x80)
+    if (std::size_t n = worded_plain_length(p, end, san)) return {n, true};
   fold::FoldedMove f;
   if (!fold::fold_move(p, end, f)) return {};
   if (plain_san::read_window(f.text, san) == f.size) return {f.length, true};  // f.text is padded
   // A spaced token that is no move ("马 吃 z9") is still one token: the error names it
   // whole, and the writer gives it back as it was.
   return {g::move_length(f.text, f.text + f.size, words) == f.size || f.spaced ? f.length : 0, false};
+}
+MoveToken move_token(const char* p, const char* end, const State& st, San& san) {
+  bool chinese = st.opts.words.chinese_forms;
+  if (static_cast<unsigned char>(*p) < 0x80 || !chinese)
+    if (std::size_t n = g::move_length(p, end, st.words)) return {n, false};
+  return chinese && holds_wide(p, end) ? chinese_token(p, end, st.words, san) : MoveToken{};
 }
 
 // Hook for the grammar's move rule (found by argument-dependent lookup).
@@ -378,8 +386,17 @@ const char* move_number_end(const char* p, const char* end) {
   while (q < end && is_digit(*q)) ++q;
   bool more = q + 1 < end && (q[1] == '.' || static_cast<unsigned char>(q[1]) >= 0x80);  // 12... or 12.…
   if (q < end && q != p && *q == '.' && !more) return q + 1;                             // 12. as nearly always
+  if (q < end && q != p && *q != '.' && *q != ' ' && *q != '\t' && static_cast<unsigned char>(*q) < 0x80)
+    return g::is_blank(*q) ? q : nullptr;  // "12\n", or no number at all: "1-0"
   std::size_t n = g::move_number_length(p, end);
   return n ? p + n : nullptr;
+}
+
+// A separator (，；、) or a full-width move number (１２．) at p: its length, else 0.
+std::size_t wide_blank_or_number(const char* p, const char* end) {
+  if (*p != '\xEF' && *p != '\xE3') return 0;  // the lead bytes of both
+  std::size_t n = g::separator_length(p, end);
+  return n ? n : g::move_number_length(p, end);
 }
 
 // The bulk of movetext, blanks, move numbers and moves, read without the grammar:
@@ -395,7 +412,7 @@ const char* skim_movetext(const char* p, const char* end, State& st) {
       ++p;
       continue;
     }
-    if (is_digit(c) || c == '\xEF') {  // 12. or １２．
+    if (is_digit(c)) {
       if (const char* q = move_number_end(p, end)) {
         p = q;
         continue;
@@ -407,7 +424,7 @@ const char* skim_movetext(const char* p, const char* end, State& st) {
         p += n;
         continue;
       }
-    } else if (std::size_t n = g::separator_length(p, end)) {  // ，；、
+    } else if (std::size_t n = wide_blank_or_number(p, end)) {  // ，；、 １２．
       p += n;
       continue;
     }

@@ -58,7 +58,7 @@ struct separator : scanned<separator> {
     return separator_length(p, end);
   }
 };
-struct blank : plus<sor<pegtl::ascii::ranges<'\t', '\r', ' ', ' '>, separator>> {};  // space, \t \n \v \f \r
+struct blank : plus<pegtl::ascii::ranges<'\t', '\r', ' ', ' '>> {};  // space, \t \n \v \f \r
 struct space : star<one<' ', '\t'>> {};
 struct rest_of_line : star<not_one<'\n', '\r'>> {};
 // True at the start of the chunk or just after a line break.
@@ -176,14 +176,14 @@ struct var_unknown : scanned<var_unknown> {
   }
 };
 struct variation;
-struct var_item : sor<blank, move_number, move, comment, variation, nag, glyph, var_result, line_comment, escape_line,
-                      ep_token, periods, var_unknown> {};
+struct var_item : sor<blank, separator, move_number, move, comment, variation, nag, glyph, var_result, line_comment,
+                      escape_line, ep_token, periods, var_unknown> {};
 struct variation : if_must<var_open, star<var_item>, var_close> {};
 
 // ---- a game ---------------------------------------------------------------------
 struct stray_close : one<')'> {};
-struct item : sor<blank, move_number, move, comment, variation, nag, glyph, result_token, line_comment, escape_line,
-                  ep_token, stray_close, periods, unknown_token> {};
+struct item : sor<blank, separator, move_number, move, comment, variation, nag, glyph, result_token, line_comment,
+                  escape_line, ep_token, stray_close, periods, unknown_token> {};
 struct header : star<sor<blank, comment, line_comment, escape_line, tag>> {};
 struct game : seq<header, star<item>, eof> {};
 
