@@ -102,12 +102,13 @@ struct Replayer::Impl {
   std::vector<std::string> pending_comments;
   std::vector<std::uint8_t> pending_nags;
   bool started = false;
-  bool break_at_start = false;                  // a syntax error came before the position was set up
-  int unreplayed = 0;                           // tokens kept as text in this game
-  bool cut = false;                             // MaxUnreplayed reached: later moves and notes are left out
-  const Notation* preferred = nullptr;          // the table that read this game's last non-English move
-  pgn::LineCounter lines;                       // places of diagnostics, from the reader's offsets
-  std::array<int, KnownTagCount> known_tags{};  // index in rec.tags of each one's first, or -1
+  bool break_at_start = false;                       // a syntax error came before the position was set up
+  int unreplayed = 0;                                // tokens kept as text in this game
+  bool cut = false;                                  // MaxUnreplayed reached: later moves and notes are left out
+  const Notation* preferred = nullptr;               // the table that read this game's last non-English move
+  const Notation* const english_table = &english();  // looked up once: every move of a German game asks
+  pgn::LineCounter lines;                            // places of diagnostics, from the reader's offsets
+  std::array<int, KnownTagCount> known_tags{};       // index in rec.tags of each one's first, or -1
 
   // Notes tags[i], named `name`, if it is the first of a known name, as GameRecord::tag
   // finds the first.
@@ -238,7 +239,7 @@ struct Replayer::Impl {
     // used in place: it was written a byte at a time, and a copy's wider load of those
     // fresh bytes would wait for the stores (a store-forwarding stall, seen with perf).
     // A pawn's plain SAN (e4, exd5) reads the same in every letter language.
-    bool english_game = !preferred || preferred == &english();
+    bool english_game = !preferred || preferred == english_table;
     if (plain && (english_game || (plain->piece == Pawn && plain->promotion == NoPieceType))) {
       if (Move m = find_move(f.state.position(), *plain); !m.is_none()) return play(f, node, *plain, m, offset, token);
     }

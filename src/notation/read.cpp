@@ -171,7 +171,7 @@ bool read_usual(std::string_view t, const Notation& preferred, San& san) {
   std::size_t word = 0;
   for (int p = Knight; p <= King; ++p) {
     std::string_view w = preferred.names.pieces[p];
-    if (!w.empty() && w[0] == t[0] && w.size() > word && t.substr(0, w.size()) == w)
+    if (!w.empty() && w[0] == t[0] && w.size() > word && (w.size() == 1 || t.substr(0, w.size()) == w))
       piece = PieceType(p), word = w.size();
   }
   if (piece == Pawn && (t[0] < 'a' || t[0] > 'h')) return false;  // a pawn word, another table's letter
