@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "qipu/board/movegen.hpp"
-#include "qipu/notation/plain_san.hpp"
+#include "../src/notation/fast.hpp"
 #include "qipu/notation/san.hpp"
 #include "qipu/pgn/line_counter.hpp"
 #include "qipu/pgn/reader.hpp"

@@ -362,7 +362,7 @@ MoveList parse_move_list(std::string_view text) {
                           out.position = after;
                         });
   };
-  std::string movetext = fold_full_width(text);  // "１．e4" as people type it with a Chinese IME
+  std::string movetext(text);  // the reader reads "１．e4" as people type it with a Chinese IME, and "e4；e5"
   movetext += " *\n";
   game::run_pipeline(std::vector<game::PipelineInput>{{"--moves", movetext}}, o, cb);
   if (games != 1 && out.error.empty()) out.error = "expected one line of moves such as \"1.e4 c5 2.Nf3\"";

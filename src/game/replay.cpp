@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 
+#include "../notation/fast.hpp"
 #include "qipu/board/movegen.hpp"
 #include "qipu/notation/notation.hpp"
 #include "qipu/pgn/line_counter.hpp"
@@ -101,12 +102,13 @@ struct Replayer::Impl {
   std::vector<std::string> pending_comments;
   std::vector<std::uint8_t> pending_nags;
   bool started = false;
-  bool break_at_start = false;                  // a syntax error came before the position was set up
-  int unreplayed = 0;                           // tokens kept as text in this game
-  bool cut = false;                             // MaxUnreplayed reached: later moves and notes are left out
-  const Notation* preferred = nullptr;          // the table that read this game's last non-English move
-  pgn::LineCounter lines;                       // places of diagnostics, from the reader's offsets
-  std::array<int, KnownTagCount> known_tags{};  // index in rec.tags of each one's first, or -1
+  bool break_at_start = false;                       // a syntax error came before the position was set up
+  int unreplayed = 0;                                // tokens kept as text in this game
+  bool cut = false;                                  // MaxUnreplayed reached: later moves and notes are left out
+  const Notation* preferred = nullptr;               // the table that read this game's last non-English move
+  const Notation* const english_table = &english();  // looked up once: every move of a German game asks
+  pgn::LineCounter lines;                            // places of diagnostics, from the reader's offsets
+  std::array<int, KnownTagCount> known_tags{};       // index in rec.tags of each one's first, or -1
 
   // Notes tags[i], named `name`, if it is the first of a known name, as GameRecord::tag
   // finds the first.
@@ -201,6 +203,7 @@ struct Replayer::Impl {
       report_style(kind, at, offset, token, std::move(msg));
     };
     if (san.style & StyleZeroCastling) report("castling written with zeros: expected O-O or O-O-O");
+    if (san.style & StyleLowerCastling) report("castling written in lower case: expected O-O or O-O-O");
     if (san.style & StylePawnLetter) report("pawn written with P: SAN gives pawns no letter");
     if (san.style & StyleLongAlgebraic) report("long algebraic notation: expected " + format_san(before, m));
     if (san.style & StyleEpSuffix) report("'e.p.' is not part of SAN");
@@ -238,19 +241,37 @@ struct Replayer::Impl {
     // Plain English SAN in a game not written in another language. The reader's San is
     // used in place: it was written a byte at a time, and a copy's wider load of those
     // fresh bytes would wait for the stores (a store-forwarding stall, seen with perf).
-    bool english_game = !preferred || preferred == &english();
-    if (english_game && plain) {
+    // A pawn's plain SAN (e4, exd5) reads the same in every letter language.
+    bool english_game = !preferred || preferred == english_table;
+    if (plain && (english_game || (plain->piece == Pawn && plain->promotion == NoPieceType))) {
       if (Move m = find_move(f.state.position(), *plain); !m.is_none()) return play(f, node, *plain, m, offset, token);
     }
-    add_other_move(f, node, token, offset, english_game && !plain);
+    add_other_move(f, node, token, offset, plain, english_game);
   }
 
+  // A token in a game written in another language, or not of the usual shape: its usual
+  // readings first, without strings (a Chinese word's reading from the reader, the game's
+  // letter table), then every reading read_move finds.
   [[gnu::noinline]] void add_other_move(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset,
-                                        bool try_english) {
+                                        const San* plain, bool english_game) {
     const Position& now = f.state.position();
-    if (try_english) {
+    if (english_game && !plain) {
       if (std::optional<San> san = english_san(token)) {
         if (Move m = find_move(now, *san); !m.is_none()) return play(f, node, *san, m, offset, token);
+      } else if (San first; const Notation* n = read_first_letters(token, first)) {
+        if (Move m = find_move(now, first); !m.is_none()) {
+          preferred = n;
+          return play(f, node, first, m, offset, token);
+        }
+      }
+    }
+    if (!english_game) {
+      San usual;
+      // A reading the reader made of a Chinese word or figurine names one piece in every notation.
+      bool wide = plain && static_cast<unsigned char>(token[0]) >= 0x80;
+      if (wide || read_usual(token, *preferred, usual)) {
+        const San& san = wide ? *plain : usual;
+        if (Move m = find_move(now, san); !m.is_none()) return play(f, node, san, m, offset, token);
       }
     }
     if (special_token(f, token, offset)) return;

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <optional>
 
+#include "../notation/fast.hpp"
+
 namespace qipu::game {
 
 namespace {

@@ -4,89 +4,15 @@
 #include <algorithm>
 #include <cstring>
 
-#include "qipu/notation/notation.hpp"
+#include "fast.hpp"
+#include "fold.hpp"
 #include "qipu/board/movegen.hpp"
+#include "qipu/grammar/pgn_words.hpp"
+#include "qipu/notation/notation.hpp"
 
 namespace qipu {
 
 namespace {
-
-struct Rewrite {
-  std::string_view from, to;
-};
-
-// Words that stand for SAN signs. Longer words are matched first (王后 is a queen, not
-// a king followed by a queen), so the table is sorted by length when first used.
-std::vector<Rewrite> build_rewrites() {
-  std::vector<Rewrite> r = {
-      {"短易位", "O-O"},
-      {"王翼易位", "O-O"},
-      {"短入堡", "O-O"},
-      {"长易位", "O-O-O"},
-      {"長易位", "O-O-O"},
-      {"后翼易位", "O-O-O"},
-      {"長入堡", "O-O-O"},
-      {"将死", "#"},
-      {"将杀", "#"},
-      {"將死", "#"},
-      {"將殺", "#"},
-      {"将军", "+"},
-      {"將軍", "+"},
-      {"吃过路兵", " e.p."},
-      {"吃過路兵", " e.p."},
-      {"升变为", "="},
-      {"升變為", "="},
-      {"吃", "x"},
-      {"×", "x"},
-      {"国王", "K"},
-      {"國王", "K"},
-      {"王", "K"},
-      {"♔", "K"},
-      {"♚", "K"},
-      {"皇后", "Q"},
-      {"王后", "Q"},
-      {"后", "Q"},
-      {"後", "Q"},
-      {"♕", "Q"},
-      {"♛", "Q"},
-      {"车", "R"},
-      {"車", "R"},
-      {"城堡", "R"},
-      {"战车", "R"},
-      {"戰車", "R"},
-      {"♖", "R"},
-      {"♜", "R"},
-      {"象", "B"},
-      {"主教", "B"},
-      {"♗", "B"},
-      {"♝", "B"},
-      {"马", "N"},
-      {"馬", "N"},
-      {"骑士", "N"},
-      {"騎士", "N"},
-      {"♘", "N"},
-      {"♞", "N"},
-      {"小兵", ""},
-      {"兵", ""},
-      {"♙", ""},
-      {"♟", ""},
-      {"Кр", "K"},
-      {"Ф", "Q"},
-      {"Л", "R"},
-      {"С", "B"},
-      {"К", "N"},
-      {"п", ""},
-      {"…", ""},
-  };
-  std::stable_sort(r.begin(), r.end(),
-                   [](const Rewrite& a, const Rewrite& b) { return a.from.size() > b.from.size(); });
-  return r;
-}
-
-const std::vector<Rewrite>& rewrites() {
-  static const std::vector<Rewrite> r = build_rewrites();
-  return r;
-}
 
 constexpr std::string_view XiangqiWords[] = {"炮", "砲", "士", "仕", "帅", "帥", "卒",
                                              "相", "俥", "傌", "进", "進", "退", "平"};
@@ -96,29 +22,6 @@ bool contains(std::string_view s, std::string_view w) { return s.find(w) != std:
 
 bool is_ascii(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-}
-
-// Non-ASCII words to their SAN signs, spaces removed.
-std::string rewrite_words(std::string_view token) {
-  std::string folded = fold_full_width(token), out;
-  std::string_view s = folded;
-  const auto& table = rewrites();
-  while (!s.empty()) {
-    auto hit = std::find_if(table.begin(), table.end(),
-                            [&](const Rewrite& r) { return s.substr(0, r.from.size()) == r.from; });
-    if (hit != table.end()) {
-      out += hit->to;
-      s.remove_prefix(hit->from.size());
-    } else {
-      out += s.front();
-      s.remove_prefix(1);
-    }
-  }
-  std::string san;
-  std::size_t ep = out.find(" e.p.");
-  for (std::size_t i = 0; i < out.size(); ++i)
-    if (out[i] != ' ' || i == ep) san += out[i];
-  return san;
 }
 
 bool is_ep_mark(std::string_view t) { return t == "e.p." || t == "ep" || t == "e.P." || t == "ep."; }
@@ -176,6 +79,11 @@ void add_reading(MoveReadings& r, std::string_view text, const Notation& n) {
   r.readings.push_back({*p.san, &n});
 }
 
+// A reading found makes the first error moot.
+void finish(MoveReadings& r) {
+  if (!r.readings.empty()) r.error.clear();
+}
+
 }  // namespace
 
 int glyph_nag(std::string_view token) {
@@ -193,24 +101,13 @@ int glyph_nag(std::string_view token) {
 std::string fold_full_width(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    // U+FF01..U+FF5E is EF BC 81..EF BD 9E; U+3000 is E3 80 80
-    if (c == 0xEF && i + 2 < s.size()) {
-      auto c1 = static_cast<unsigned char>(s[i + 1]), c2 = static_cast<unsigned char>(s[i + 2]);
-      unsigned code = ((c & 0x0F) << 12) | ((c1 & 0x3F) << 6) | (c2 & 0x3F);
-      if ((c1 & 0xC0) == 0x80 && (c2 & 0xC0) == 0x80 && code >= 0xFF01 && code <= 0xFF5E) {
-        out += char(code - 0xFF01 + 0x21);
-        i += 2;
-        continue;
-      }
-    }
-    if (c == 0xE3 && i + 2 < s.size() && s[i + 1] == '\x80' && s[i + 2] == '\x80') {
-      out += ' ';
-      i += 2;
-      continue;
-    }
-    out += char(c);
+  const char* end = s.data() + s.size();
+  for (const char* p = s.data(); p < end;) {
+    fold::Unit u = fold::full_width_at(p, end);
+    if (u.bytes == 0 && grammar::pgn::wide_space_at(p, end)) u = {" ", 3, false};
+    if (u.bytes == 0) u = {std::string_view(p, 1), 1, false};
+    out += u.ascii;
+    p += u.bytes;
   }
   return out;
 }
@@ -218,6 +115,7 @@ std::string fold_full_width(std::string_view s) {
 MoveReadings read_move(std::string_view token, const Notation* preferred) {
   MoveReadings r;
   std::string text(token);
+  bool piece_word = false;  // a Chinese word or figurine named the piece: no letter language's reading
   if (!is_ascii(token)) {
     for (auto w : XiangqiWords)
       if (contains(token, w)) {
@@ -232,7 +130,7 @@ MoveReadings read_move(std::string_view token, const Notation* preferred) {
         r.readings.push_back({san, find_notation("zh")});
         return r;
       }
-    text = rewrite_words(token);
+    text = fold::fold_words(token, piece_word);
     if (!is_ascii(text)) {
       r.error = "not a move in any notation qipu knows";
       return r;
@@ -243,18 +141,59 @@ MoveReadings read_move(std::string_view token, const Notation* preferred) {
     r.ignorable = true;
     return r;
   }
-  if (preferred && preferred != &english()) {
+  if (preferred && preferred != &english() && !piece_word) {
     std::string alt = rewrite_letters(text, *preferred);
     if (!alt.empty()) add_reading(r, alt, *preferred);
   }
   add_reading(r, text, english());
+  if (piece_word) {
+    finish(r);
+    return r;
+  }
   for (const auto& n : notations()) {
     if (&n == preferred || &n == &english() || !is_ascii(n.names.pieces[Knight])) continue;
     std::string alt = rewrite_letters(text, n);
     if (!alt.empty()) add_reading(r, alt, n);
   }
-  if (!r.readings.empty()) r.error.clear();
+  finish(r);
   return r;
+}
+
+bool read_usual(std::string_view t, const Notation& preferred, San& san) {
+  if (t.empty() || t.size() > 16) return false;
+  if (t[0] == 'O') {  // no table's word starts with O: castling reads as in English
+    SanParse p = parse_san(t);
+    if (!p.san || p.san->kind == San::Kind::Normal) return false;
+    san = *p.san;
+    return true;
+  }
+  PieceType piece = Pawn;
+  std::size_t word = 0;
+  for (int p = Knight; p <= King; ++p) {
+    std::string_view w = preferred.names.pieces[p];
+    if (!w.empty() && w[0] == t[0] && w.size() > word && (w.size() == 1 || t.substr(0, w.size()) == w))
+      piece = PieceType(p), word = w.size();
+  }
+  if (piece == Pawn && (t[0] < 'a' || t[0] > 'h')) return false;  // a pawn word, another table's letter
+  char padded[16 + plain_san::kWindow];                           // read_board reads 8 bytes ahead
+  std::memcpy(padded, t.data(), t.size());
+  std::memset(padded + t.size(), 0, plain_san::kWindow);
+  san = San{};
+  san.piece = piece;
+  std::size_t n = plain_san::read_board(padded, padded + word, piece, san);
+  return n == t.size() && san.promotion == NoPieceType;
+}
+
+const Notation* read_first_letters(std::string_view t, San& san) {
+  // Pawn words (B, P, p, gy) start readings of their own, in read_move's order.
+  if (t.empty() || t[0] == 'B' || t[0] == 'P' || t[0] == 'p' || t[0] == 'g') return nullptr;
+  for (const auto& n : notations()) {  // read_move's order of the letter tables
+    if (&n == &english() || !is_ascii(n.names.pieces[Knight])) continue;
+    for (int p = Knight; p <= King; ++p)
+      if (std::string_view w = n.names.pieces[p]; !w.empty() && t.substr(0, w.size()) == w)
+        return read_usual(t, n, san) ? &n : nullptr;
+  }
+  return nullptr;
 }
 
 namespace {

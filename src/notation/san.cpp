@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "fast.hpp"
 #include "qipu/board/movegen.hpp"
-#include "qipu/notation/plain_san.hpp"
 
 namespace qipu {
 
@@ -151,9 +151,11 @@ SanParse parse_san(std::string_view t) {
   if (San common; parse_plain_san(t, common)) return {common, {}};
   San san;
   strip_suffixes(t, san);
-  if (!t.empty() && (t[0] == 'O' || t[0] == '0') && (t == "O-O" || t == "0-0" || t == "O-O-O" || t == "0-0-0")) {
+  if (!t.empty() && (t[0] == 'O' || t[0] == '0' || t[0] == 'o') &&
+      (t == "O-O" || t == "0-0" || t == "O-O-O" || t == "0-0-0" || t == "o-o" || t == "o-o-o")) {
     san.kind = t.size() == 3 ? San::Kind::CastleShort : San::Kind::CastleLong;
     if (t[0] == '0') san.style |= StyleZeroCastling;
+    if (t[0] == 'o') san.style |= StyleLowerCastling;
     return {san, {}};
   }
   if (t.size() >= 2 && (t[0] == '-' || t[0] == 'Z' || t[0] == '0') && (t == "--" || t == "Z0" || t == "0000")) {

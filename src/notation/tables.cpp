@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "fast.hpp"
 #include "qipu/notation/notation.hpp"
 
 namespace qipu {

@@ -53,7 +53,7 @@ constexpr ClassTable kClass;
 // Classes for movetext once a game's first move is seen: only '%' (after a
 // line break), comment/variation/tag openers and characters of results
 // matter there.
-enum : unsigned char { kSkip, kPercent, kSlow, kResultChar };
+enum : unsigned char { kSkip, kPercent, kSlow, kResultChar, kWide };
 struct MovetextTable {
   unsigned char c[256];
   constexpr MovetextTable() : c{} {
@@ -61,10 +61,31 @@ struct MovetextTable {
     for (unsigned char x : {'{', ';', '[', '(', ')'}) c[x] = kSlow;
     // Every result holds one of these: 1-0 0-1 1/2-1/2 * ½-½ 和棋 白胜 黑胜 ...
     for (unsigned char x : {'-', '/', '*'}) c[x] = kResultChar;
+    for (int x = 0x80; x < 0x100; ++x) c[x] = kWide;  // a character of Chinese text, figurines
     c[0xC2] = c[0xE5] = c[0xE7] = c[0xE9] = kResultChar;
   }
 };
 constexpr MovetextTable kMovetext;
+
+// The index after the UTF-8 character at b[i] (or after the continuation bytes there):
+// skip_plain stops at every byte above ASCII, so each character is passed at once.
+std::size_t after_character(const char* b, std::size_t i, std::size_t n) {
+  do ++i;
+  while (i < n && (static_cast<unsigned char>(b[i]) & 0xC0) == 0x80);
+  return i;
+}
+
+// Whether the character at p (a lead byte of ½ 和 白 黑) is that of a result word rather
+// than a piece word sharing its lead byte (后 王 马); true when the buffer ends first.
+bool result_char(const char* p, std::size_t n) {
+  if (n < 2) return true;
+  switch (static_cast<unsigned char>(p[0])) {
+    case 0xC2: return p[1] == '\xBD';  // ½
+    case 0xE5: return p[1] == '\x92';  // 和
+    case 0xE7: return p[1] == '\x99';  // 白
+    default: return p[1] == '\xBB';    // 黑 (E9)
+  }
+}
 
 bool is_result(const char* p, std::size_t n) {
   if (kClass.c[static_cast<unsigned char>(*p)] != kOther) return false;
@@ -388,6 +409,7 @@ GameChunker::Impl::Run GameChunker::Impl::movetext_run(std::size_t& i) {
   while (i < n) {
     switch (kMovetext.c[static_cast<unsigned char>(b[i])]) {
       case kSkip: i = skip_plain(b, i + 1, n); continue;
+      case kWide: i = skip_plain(b, after_character(b, i, n), n); continue;
       case kPercent:  // a % line
         if (after_break(i)) {
           line_start = true;
@@ -397,6 +419,10 @@ GameChunker::Impl::Run GameChunker::Impl::movetext_run(std::size_t& i) {
         continue;
       case kSlow: return Run::Slow;
       default: {
+        if (static_cast<unsigned char>(b[i]) >= 0x80 && !result_char(b + i, n - i)) {  // 马 后 王: no result
+          i = skip_plain(b, after_character(b, i, n), n);
+          continue;
+        }
         std::size_t s = i;
         while (s > start && i - s < 64 && !ends_token(b[s - 1])) --s;
         std::size_t e = i + 1;

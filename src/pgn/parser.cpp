@@ -5,8 +5,9 @@
 #include <cstring>
 #include <type_traits>
 
+#include "../notation/fast.hpp"
+#include "../notation/fold.hpp"
 #include "qipu/grammar/pgn.hpp"
-#include "qipu/notation/plain_san.hpp"
 #include "qipu/pgn/line_counter.hpp"
 #include "qipu/pgn/reader.hpp"
 
@@ -129,8 +130,70 @@ struct State {
   }
 };
 
-// Hook for the grammar's custom move rule (found by argument-dependent lookup).
-const g::WordTable& words_of(State& st) { return st.words; }
+// Length of a move token of the usual SAN shape, [NBRQK][file][rank][x]square[=NBRQ][+#],
+// ending at a delimiter, and its reading in `san`; 0 for anything else.
+constexpr g::ByteSet kPlainEnds = g::kDelimiters.without('(');  // '(' may open a promotion, e8(Q)
+[[gnu::always_inline]] inline std::size_t plain_san_length(const char* p, const char* end, San& san) {
+  std::size_t n = read_plain_san(p, end, san);
+  return n > 0 && (p + n == end || kPlainEnds[p[n]]) ? n : 0;
+}
+
+// Whether the token at p holds a byte above ASCII before its end: only such a token
+// (e4，  a8升后) can be a move folded, and results and junk are not folded for nothing.
+inline bool holds_wide(const char* p, const char* end) {
+  for (; p < end && !g::kDelimiters[*p]; ++p)
+    if (static_cast<unsigned char>(*p) >= 0x80) return true;
+  return false;
+}
+
+// "马 f3", "♘xe5", "車 a1+": the usual Chinese or figurine move, a piece word, at most
+// one space, then plain SAN's board part and signs. Its length and reading, or 0: any
+// other form is folded whole (fold_move), which gives the same for these.
+std::size_t worded_plain_length(const char* p, const char* end, San& san) {
+  char letter = fold::piece_char_at(p, end);
+  if (!letter) return 0;
+  const char* q = p + 3;
+  q += q < end && *q == ' ';
+  if (end - q < plain_san::kWindow) return 0;
+  san = San{};
+  san.piece = plain_san::kLead.piece[static_cast<unsigned char>(letter)];
+  std::size_t n = plain_san::read_board(q, q, san.piece, san);
+  return n > 0 && (q + n == end || kPlainEnds[q[n]]) ? static_cast<std::size_t>(q + n - p) : 0;
+}
+
+// A move token at p that is not plain SAN (plain_san_length, tried first): its length
+// (0 if none) and whether `san` holds its reading. First any form with the reader's
+// piece words (Sf3, e8(Q)); then, with TokenWords::chinese_forms, the usual Chinese
+// move, and any token holding Chinese words or full-width characters folded to ASCII
+// ("后 吃f7", "ｅ４", "e4" before a "，"). A folded token's reading is handed on when
+// it is plain.
+struct MoveToken {
+  std::size_t length = 0;
+  bool read = false;
+};
+[[gnu::noinline]] MoveToken chinese_token(const char* p, const char* end, const g::WordTable& words, San& san) {
+  if (static_cast<unsigned char>(*p) >= 0x80)
+    if (std::size_t n = worded_plain_length(p, end, san)) return {n, true};
+  fold::FoldedMove f;
+  if (!fold::fold_move(p, end, f)) return {};
+  if (plain_san::read_window(f.text, san) == f.size) return {f.length, true};  // f.text is padded
+  // A spaced token that is no move ("马 吃 z9") is still one token: the error names it
+  // whole, and the writer gives it back as it was.
+  return {g::move_length(f.text, f.text + f.size, words) == f.size || f.spaced ? f.length : 0, false};
+}
+MoveToken move_token(const char* p, const char* end, const State& st, San& san) {
+  bool chinese = st.opts.words.chinese_forms;
+  if (static_cast<unsigned char>(*p) < 0x80 || !chinese)
+    if (std::size_t n = g::move_length(p, end, st.words)) return {n, false};
+  return chinese && holds_wide(p, end) ? chinese_token(p, end, st.words, san) : MoveToken{};
+}
+
+// Hook for the grammar's move rule (found by argument-dependent lookup).
+std::size_t move_token_length(const char* p, const char* end, State& st) {
+  San san;
+  if (std::size_t n = plain_san_length(p, end, san)) return n;
+  return move_token(p, end, st, san).length;
+}
 
 // The start of a token for a message, in quotes.
 std::string quoted(std::string_view s) {
@@ -184,10 +247,8 @@ template <>
 struct action<g::glyph> {
   template <typename In>
   static void apply(const In& in, State& st) {
-    static constexpr std::string_view kGlyphs[] = {"!", "?", "!!", "??", "!?", "?!"};
     int nag = 0;
-    for (int k = 0; k < 6; ++k)
-      if (in.string_view() == kGlyphs[k]) nag = k + 1;
+    g::glyph_length(in.begin(), in.end(), nag);
     if (st.live()) st.follow(st.v->nag(nag, st.offset(in.begin())));
   }
 };
@@ -273,12 +334,11 @@ template <>
 struct action<g::var_unknown> : action<g::unknown_token> {};
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 // Whether the periods at p follow a move number, as in "12. ... Nf6" or "12\n...":
 // looks back over blanks and the number's own periods to its digits.
 bool after_move_number(const char* begin, const char* p) {
-  while (p > begin && is_blank(p[-1])) --p;
+  while (p > begin && g::is_blank(p[-1])) --p;
   for (;;) {
     if (p > begin && p[-1] == '.')
       --p;
@@ -289,7 +349,7 @@ bool after_move_number(const char* begin, const char* p) {
   }
   const char* digits = p;
   while (p > begin && is_digit(p[-1])) --p;
-  return p != digits && (p == begin || is_blank(p[-1]) || p[-1] == '(' || p[-1] == ')' || p[-1] == '}');
+  return p != digits && (p == begin || g::is_blank(p[-1]) || p[-1] == '(' || p[-1] == ')' || p[-1] == '}');
 }
 
 // "..." (or "…") before Black's move and periods after a move number are numbering;
@@ -319,36 +379,24 @@ struct control : pegtl::normal<Rule> {
   }
 };
 
-// g::move_number by hand, at a digit: digits, spaces, then dots or ellipses, or digits
-// alone before a blank; nullptr if not one.
+// g::move_number, at a digit: the usual "12." at once, every other form through the
+// grammar's scan; nullptr if not one.
 const char* move_number_end(const char* p, const char* end) {
-  do ++p;
-  while (p < end && is_digit(*p));
-  bool more = p + 1 < end && (p[1] == '.' || p[1] == '\xE2');  // 12... or 12.…
-  if (p < end && *p == '.' && !more) return p + 1;             // 12. as nearly always
-  const char* digits = p;
-  while (p < end && (*p == ' ' || *p == '\t')) ++p;
-  const char* dots = p;
-  for (;;) {
-    if (p < end && *p == '.')
-      ++p;
-    else if (g::starts(p, end, "\xE2\x80\xA6"))
-      p += 3;
-    else
-      break;
-  }
-  if (p != dots) return p;
-  return digits == end || is_blank(*digits) ? digits : nullptr;  // "1 e4": no period
+  const char* q = p;
+  while (q < end && is_digit(*q)) ++q;
+  bool more = q + 1 < end && (q[1] == '.' || static_cast<unsigned char>(q[1]) >= 0x80);  // 12... or 12.…
+  if (q < end && q != p && *q == '.' && !more) return q + 1;                             // 12. as nearly always
+  if (q < end && q != p && *q != '.' && *q != ' ' && *q != '\t' && static_cast<unsigned char>(*q) < 0x80)
+    return g::is_blank(*q) ? q : nullptr;  // "12\n", or no number at all: "1-0"
+  std::size_t n = g::move_number_length(p, end);
+  return n ? p + n : nullptr;
 }
 
-// Length of a move token of the usual SAN shape, [NBRQK][file][rank][x]square[=NBRQ][+#],
-// ending at a delimiter, and its reading in `san`; 0 for anything else, which
-// g::move_length then judges with every piece word and form. These tokens are a subset of
-// g::move_length's, so the events stay the grammar's (the corpus test comparing both checks).
-std::size_t plain_san_length(const char* p, const char* end, San& san) {
-  static constexpr g::ByteSet kEnds = g::kDelimiters.without('(');  // '(' may open a promotion, e8(Q)
-  std::size_t n = read_plain_san(p, end, san);
-  return n > 0 && (p + n == end || kEnds[p[n]]) ? n : 0;
+// A separator (，；、) or a full-width move number (１２．) at p: its length, else 0.
+std::size_t wide_blank_or_number(const char* p, const char* end) {
+  if (*p != '\xEF' && *p != '\xE3') return 0;  // the lead bytes of both
+  std::size_t n = g::separator_length(p, end);
+  return n ? n : g::move_number_length(p, end);
 }
 
 // The bulk of movetext, blanks, move numbers and moves, read without the grammar:
@@ -370,15 +418,23 @@ const char* skim_movetext(const char* p, const char* end, State& st) {
         continue;
       }
     }
-    if (std::size_t n = plain_san_length(p, end, san)) {
-      if (st.live()) st.follow(st.v->san_move({p, n}, san, st.offset(p)));
+    if (static_cast<signed char>(c) >= 0) {
+      if (std::size_t n = plain_san_length(p, end, san)) {
+        if (st.live()) st.follow(st.v->san_move({p, n}, san, st.offset(p)));
+        p += n;
+        continue;
+      }
+    } else if (std::size_t n = wide_blank_or_number(p, end)) {  // ，；、 １２．
       p += n;
       continue;
     }
-    std::size_t n = g::move_length(p, end, st.words);
-    if (n == 0) break;
-    if (st.live()) st.follow(st.v->move({p, n}, st.offset(p)));
-    p += n;
+    MoveToken t = move_token(p, end, st, san);
+    if (t.length == 0) break;
+    if (st.live()) {
+      std::string_view token(p, t.length);
+      st.follow(t.read ? st.v->san_move(token, san, st.offset(p)) : st.v->move(token, st.offset(p)));
+    }
+    p += t.length;
   }
   return p;
 }

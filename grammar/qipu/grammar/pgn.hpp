@@ -5,9 +5,9 @@
 // the parse goes on after bad input; only the must<> points below end a game
 // early, each with its message in error_message<>.
 //
-// Custom rules (piece words, results, tag values) take their state through
-// `words_of(states...)`, found by argument-dependent lookup on the parser's
-// state type, so this header knows nothing of the reader.
+// The move-token rule takes its state through `move_token_length(p, end, states...)`,
+// found by argument-dependent lookup on the parser's state type, so this header knows
+// nothing of the reader or of notation.
 #pragma once
 
 #include <tao/pegtl.hpp>
@@ -51,6 +51,13 @@ struct scanned {
 };
 
 // ---- whitespace, ; comments, % escape lines --------------------------------
+// The separators Chinese text puts between moves (， ； 、 and the ideographic space).
+struct separator : scanned<separator> {
+  template <typename... S>
+  static std::size_t scan(const char* p, const char* end, S&...) {
+    return separator_length(p, end);
+  }
+};
 struct blank : plus<pegtl::ascii::ranges<'\t', '\r', ' ', ' '>> {};  // space, \t \n \v \f \r
 struct space : star<one<' ', '\t'>> {};
 struct rest_of_line : star<not_one<'\n', '\r'>> {};
@@ -110,31 +117,33 @@ struct bad_tag : seq<one<'['>, rest_of_line> {};
 struct tag : sor<tag_pair, bad_tag> {};
 
 // ---- movetext tokens ----------------------------------------------------------
-// A move token; its piece words come from the runtime WordTable.
+// A move token: move_token_length, found by argument-dependent lookup on the parser's
+// state, reads it with the runtime piece words and the words Chinese sources write.
 struct san_move : scanned<san_move> {
   template <typename... S>
   static std::size_t scan(const char* p, const char* end, S&... st) {
-    return move_length(p, end, words_of(st...));
+    return move_token_length(p, end, st...);
   }
 };
-// Suffix glyphs, longest first: !! ?? !? ?! ! ? (NAGs 3 4 5 6 1 2).
-struct glyph {
-  using rule_t = glyph;
-  using subs_t = pegtl::empty_list;
-  template <typename ParseInput>
-  static bool match(ParseInput& in) {
-    const char* p = in.current();
-    std::size_t n = in.size(2);
-    if (n == 0 || (p[0] != '!' && p[0] != '?')) return false;
-    in.bump(n > 1 && (p[1] == '!' || p[1] == '?') ? 2 : 1);
-    return true;
+// Suffix glyphs, longest first: !! ?? !? ?! ! ? (NAGs 3 4 5 6 1 2), full-width ones too.
+struct glyph : scanned<glyph> {
+  template <typename... S>
+  static std::size_t scan(const char* p, const char* end, S&...) {
+    int nag;
+    return glyph_length(p, end, nag);
   }
 };
 struct move : seq<san_move, star<glyph>> {};
 struct ellipsis : string<'\xE2', '\x80', '\xA6'> {};  // U+2026
 struct dots : plus<sor<one<'.'>, ellipsis>> {};
-// 12. or 12... or 12 ... ; or 12 alone before a blank (import format allows no period).
-struct move_number : seq<plus<digit>, sor<seq<space, dots>, pegtl::at<sor<blank, eof>>>> {};
+// 12. or 12... or 12 ... ; or 12 alone before a blank (import format allows no period);
+// digits and periods full-width too (１２．, 1、).
+struct move_number : scanned<move_number> {
+  template <typename... S>
+  static std::size_t scan(const char* p, const char* end, S&...) {
+    return move_number_length(p, end);
+  }
+};
 // Periods standing alone: after a move number (12. ... Nf6), or "..." before Black's
 // move (1. e4 ... e5), they are read as part of the numbering; elsewhere a stray '.'.
 struct periods : dots {};
@@ -147,7 +156,12 @@ struct result_token : scanned<result_token> {
   }
 };
 struct ep_token : seq<string<'e', '.', 'p', '.'>> {};  // a detached "e.p.", dropped
-struct unknown_token : sor<plus<not_one<' ', '\t', '\n', '\r', '\f', '\v', '{', '}', '(', ')', ';', '[', ']'>>, any> {};
+struct unknown_token : scanned<unknown_token> {
+  template <typename... S>
+  static std::size_t scan(const char* p, const char* end, S&...) {
+    return unknown_length(p, end);
+  }
+};
 
 // ---- variations ----------------------------------------------------------------
 struct var_open : one<'('> {};
@@ -155,17 +169,21 @@ struct var_close : one<')'> {};
 template <>
 inline constexpr const char* error_message<var_close> = "expected ')' to close the variation";
 struct var_result : result_token {};  // a result inside a variation: reported, ignored
-struct var_unknown
-    : sor<plus<not_one<' ', '\t', '\n', '\r', '\f', '\v', '{', '}', '(', ')', ';', '[', ']'>>, not_one<')'>> {};
+struct var_unknown : scanned<var_unknown> {
+  template <typename... S>
+  static std::size_t scan(const char* p, const char* end, S&...) {
+    return p < end && *p == ')' ? 0 : unknown_length(p, end);
+  }
+};
 struct variation;
-struct var_item : sor<blank, move_number, move, comment, variation, nag, glyph, var_result, line_comment, escape_line,
-                      ep_token, periods, var_unknown> {};
+struct var_item : sor<blank, separator, move_number, move, comment, variation, nag, glyph, var_result, line_comment,
+                      escape_line, ep_token, periods, var_unknown> {};
 struct variation : if_must<var_open, star<var_item>, var_close> {};
 
 // ---- a game ---------------------------------------------------------------------
 struct stray_close : one<')'> {};
-struct item : sor<blank, move_number, move, comment, variation, nag, glyph, result_token, line_comment, escape_line,
-                  ep_token, stray_close, periods, unknown_token> {};
+struct item : sor<blank, separator, move_number, move, comment, variation, nag, glyph, result_token, line_comment,
+                  escape_line, ep_token, stray_close, periods, unknown_token> {};
 struct header : star<sor<blank, comment, line_comment, escape_line, tag>> {};
 struct game : seq<header, star<item>, eof> {};
 
@@ -186,6 +204,14 @@ template <typename Name>
 struct analyze_traits<Name, qipu::grammar::pgn::san_move> : analyze_any_traits<> {};
 template <typename Name>
 struct analyze_traits<Name, qipu::grammar::pgn::glyph> : analyze_any_traits<> {};
+template <typename Name>
+struct analyze_traits<Name, qipu::grammar::pgn::separator> : analyze_any_traits<> {};
+template <typename Name>
+struct analyze_traits<Name, qipu::grammar::pgn::move_number> : analyze_any_traits<> {};
+template <typename Name>
+struct analyze_traits<Name, qipu::grammar::pgn::unknown_token> : analyze_any_traits<> {};
+template <typename Name>
+struct analyze_traits<Name, qipu::grammar::pgn::var_unknown> : analyze_any_traits<> {};
 template <typename Name>
 struct analyze_traits<Name, qipu::grammar::pgn::result_token> : analyze_any_traits<> {};
 }  // namespace tao::pegtl

@@ -154,8 +154,8 @@ inline const char* skip_suffix(const char* p, const char* end) {
 // glyphs excluded; 0 if there is none ending at a delimiter.
 inline std::size_t move_length(const char* p, const char* end, const WordTable& words) {
   const char* q = nullptr;
-  if (p < end && (*p == 'O' || *p == '0' || *p == '-' || *p == 'Z')) {
-    for (std::string_view s : {"O-O-O", "0-0-0", "O-O", "0-0", "--", "Z0"}) {
+  if (p < end && (*p == 'O' || *p == '0' || *p == '-' || *p == 'Z' || *p == 'o')) {
+    for (std::string_view s : {"O-O-O", "0-0-0", "O-O", "0-0", "--", "Z0", "o-o-o", "o-o"}) {
       if (starts(p, end, s)) {
         q = p + s.size();
         break;
@@ -178,6 +178,90 @@ inline std::size_t move_length(const char* p, const char* end, const WordTable& 
   }
   q = skip_suffix(q, end);
   return at_delimiter(q, end) ? static_cast<std::size_t>(q - p) : 0;
+}
+
+// ---- Chinese typography: full-width digits and periods, list punctuation ------------
+
+// The ideographic space U+3000 (E3 80 80) at p.
+inline bool wide_space_at(const char* p, const char* end) {
+  return end - p >= 3 && p[0] == '\xE3' && p[1] == '\x80' && p[2] == '\x80';
+}
+
+// Length of a separator between moves at p, 0 if none: ， ； (EF BC 8C, EF BC 9B), 、
+// (E3 80 81) and the ideographic space. Blanks to the grammar: "e4，e5" is two moves, and
+// "；" starts no comment.
+inline std::size_t separator_length(const char* p, const char* end) {
+  if (end - p < 3) return 0;
+  if (p[0] == '\xEF' && p[1] == '\xBC') return p[2] == '\x8C' || p[2] == '\x9B' ? 3 : 0;
+  if (p[0] == '\xE3' && p[1] == '\x80') return p[2] == '\x80' || p[2] == '\x81' ? 3 : 0;
+  return 0;
+}
+
+// A digit at p, ASCII or full-width (EF BC 90..99): its length, else 0.
+inline std::size_t digit_length(const char* p, const char* end) {
+  if (p < end && *p >= '0' && *p <= '9') return 1;
+  return end - p >= 3 && p[0] == '\xEF' && p[1] == '\xBC' && p[2] >= '\x90' && p[2] <= '\x99' ? 3 : 0;
+}
+
+// A period after a move number at p: . … and the full-width ． and 、: its length, else 0.
+inline std::size_t period_length(const char* p, const char* end) {
+  if (p < end && *p == '.') return 1;
+  if (end - p < 3) return 0;
+  if (p[0] == '\xE2') return p[1] == '\x80' && p[2] == '\xA6' ? 3 : 0;  // …
+  if (p[0] == '\xEF') return p[1] == '\xBC' && p[2] == '\x8E' ? 3 : 0;  // ．
+  if (p[0] == '\xE3') return p[1] == '\x80' && p[2] == '\x81' ? 3 : 0;  // 、
+  return 0;
+}
+
+inline bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+// Length of a move number at p, 0 if none: digits, spaces, then periods ("12.", "12...",
+// "１２．", "1、", "12 …"), or digits alone before a blank (import format allows no period).
+inline std::size_t move_number_length(const char* p, const char* end) {
+  const char* q = p;
+  while (std::size_t n = digit_length(q, end)) q += n;
+  if (q == p) return 0;
+  const char* digits = q;
+  while (q < end && (*q == ' ' || *q == '\t')) ++q;
+  const char* dots = q;
+  while (std::size_t n = period_length(q, end)) q += n;
+  if (q != dots) return static_cast<std::size_t>(q - p);
+  return digits == end || is_blank(*digits) ? static_cast<std::size_t>(digits - p) : 0;
+}
+
+// Bytes an unknown token stops at (besides separators).
+inline constexpr ByteSet kTokenEnds(" \t\n\r\f\v{}()[];");
+
+// Length of a token that is nothing the grammar knows: up to a blank, bracket, ';' or
+// separator, and at least one byte; 0 at the end.
+inline std::size_t unknown_length(const char* p, const char* end) {
+  if (p == end) return 0;
+  const char* q = p;
+  while (q < end && !kTokenEnds[*q] && !separator_length(q, end)) ++q;
+  return q == p ? 1 : static_cast<std::size_t>(q - p);
+}
+
+// Suffix glyphs, ASCII or full-width (！ EF BC 81, ？ EF BC 9F), at most two: their
+// length, and the NAG in `nag` (! ? !! ?? !? ?! as 1..6). 0 if none.
+inline std::size_t glyph_length(const char* p, const char* end, int& nag) {
+  char signs[2];
+  std::size_t n = 0, k = 0;
+  while (k < 2 && p + n < end) {
+    if (p[n] == '!' || p[n] == '?') {
+      signs[k++] = p[n++];
+    } else if (end - (p + n) >= 3 && p[n] == '\xEF' && p[n + 1] == '\xBC' &&
+               (p[n + 2] == '\x81' || p[n + 2] == '\x9F')) {
+      signs[k++] = p[n + 2] == '\x81' ? '!' : '?';
+      n += 3;
+    } else {
+      break;
+    }
+  }
+  static constexpr std::string_view kGlyphs[] = {"!", "?", "!!", "??", "!?", "?!"};
+  nag = 0;
+  for (int i = 0; i < 6; ++i)
+    if (std::string_view(signs, k) == kGlyphs[i]) nag = i + 1;
+  return n;
 }
 
 // Game results; the second member is the normalised form.

@@ -21,6 +21,7 @@ inline pgn::ReaderOptions replay_reader_options() {
   pgn::ReaderOptions o;
   o.junk_as_game = true;
   o.words.pieces = all_piece_words();
+  o.words.chinese_forms = true;
   return o;
 }
 

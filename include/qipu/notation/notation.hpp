@@ -34,10 +34,6 @@ struct WriteStyle {
 std::string write_move(const Position& pos, Move m, const Notation& notation, const WriteStyle& style);
 // The same from the move's shape (see SanShape), with its suffix: no board needed.
 void append_move(std::string& out, Move m, const SanShape& shape, const Notation& notation, const WriteStyle& style);
-// The words the notation and style write moves with, castling as the style asks.
-SanWords move_words(const Notation& notation, const WriteStyle& style);
-// The move with its suffix written at p, which needs room for MaxMoveBytes; returns the end.
-char* put_move(char* p, Move m, const SanShape& shape, const SanWords& words);
 
 // The ways a token can be read. English SAN comes first when it parses; then every
 // other table's reading that differs (French R is a king, German D a queen, Chinese

@@ -13,11 +13,12 @@ namespace qipu {
 
 // Departures from standard SAN that the reader accepts but reports (errors in --strict).
 enum SanStyle : std::uint8_t {
-  StyleZeroCastling = 1,   // 0-0 instead of O-O
-  StylePawnLetter = 2,     // an explicit P
-  StyleLongAlgebraic = 4,  // origin square given (e2-e4, Ng1f3)
-  StyleEpSuffix = 8,       // trailing e.p.
-  StyleDoubleCheck = 16,   // ++ for check
+  StyleZeroCastling = 1,    // 0-0 instead of O-O
+  StylePawnLetter = 2,      // an explicit P
+  StyleLongAlgebraic = 4,   // origin square given (e2-e4, Ng1f3)
+  StyleEpSuffix = 8,        // trailing e.p.
+  StyleDoubleCheck = 16,    // ++ for check
+  StyleLowerCastling = 32,  // o-o in lower case
 };
 
 struct San {
@@ -43,11 +44,6 @@ struct SanParse {
 // Reads one move token: SAN and the forms met in the wild (long algebraic, 0-0, P,
 // e8Q / e8(Q) / e8/Q promotions, e.p., --, Z0).
 SanParse parse_san(std::string_view token);
-// The shapes nearly every move has, [NBRQK][file][rank][x]square[=NBRQ][+#] (a pawn names
-// a file only to capture), without building an error: false for anything else, which
-// parse_san reads. Replay's common path.
-bool parse_plain_san(std::string_view token, San& san);
-// The same at the start of a text, inline for the reader: read_plain_san in plain_san.hpp.
 
 // What went wrong when a SAN does not name exactly one legal move.
 struct SanResolution {
@@ -56,9 +52,6 @@ struct SanResolution {
   bool ambiguous = false;
 };
 SanResolution resolve_san(const Position& pos, const San& san);
-// The move resolve_san finds, without building its error: Move::none() when the SAN names
-// no legal move or several. Replay's common path.
-Move find_move(const Position& pos, const San& san);
 
 // Piece words for writing moves; English SAN letters by default.
 struct PieceNames {
@@ -90,26 +83,6 @@ San::Suffix check_suffix(const Position& after);
 // after the piece word ("马 f3").
 void append_san_body(std::string& out, Move m, const SanShape& shape, const PieceNames& names = english_names(),
                      bool spaced = false);
-
-// The words a move is written with, each in a fixed array that is copied whole: looked
-// up once for writing many moves. Words longer than MaxWordBytes are cut (the notation
-// tables are checked to have none).
-constexpr std::size_t MaxWordBytes = 16;
-struct SanWords {
-  struct Word {
-    char bytes[MaxWordBytes] = {};
-    std::size_t size = 0;
-    Word() = default;
-    explicit Word(std::string_view w);
-  };
-  Word pieces[7], castle_short, castle_long;
-  bool spaced = false;  // a space after the piece word
-  SanWords(const PieceNames& names, bool spaced);
-};
-// Room put_san_body and put_move need after p.
-constexpr std::size_t MaxMoveBytes = 3 * MaxWordBytes;
-// The SAN body written at p; returns the end.
-char* put_san_body(char* p, Move m, const SanShape& shape, const SanWords& words);
 
 // Canonical SAN of a legal move, with + or # (playing the move to find out).
 std::string format_san(const Position& pos, Move m, const PieceNames& names = english_names());

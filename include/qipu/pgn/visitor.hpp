@@ -67,8 +67,10 @@ class Visitor {
   // The move token unchanged (check marks included, glyphs excluded).
   virtual Visit move(std::string_view /*token*/, std::uint64_t /*offset*/) { return Visit::Continue; }
   // A move token of the usual SAN shape (Nf3, exd5, e8=Q+), already read by the reader's
-  // fast path into `san` (parse_plain_san's reading, as pgn-reader hands over SanPlus).
-  // Passed on as text unless the visitor wants the reading.
+  // fast path into `san` (as pgn-reader hands over SanPlus); or the same shape written with
+  // a Chinese or figurine piece word or full-width characters (马 f3, 后 吃f7, ｅ４), whose
+  // reading is the same in every notation. Passed on as text unless the visitor wants the
+  // reading.
   virtual Visit san_move(std::string_view token, const San& /*san*/, std::uint64_t offset) {
     return move(token, offset);
   }
