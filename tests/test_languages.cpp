@@ -25,8 +25,8 @@ namespace {
 std::string read_as_san(const Position& pos, const std::string& token) {
   MoveReadings r = read_move(token);
   for (const auto& reading : r.readings) {
-    SanResolution res = resolve_san(pos, reading.san);
-    if (!res.move.is_none()) return format_san(pos, res.move);
+    Result<Move> res = resolve_san(pos, reading.san);
+    if (res) return format_san(pos, *res);
   }
   return "(none: " + r.error + ")";
 }

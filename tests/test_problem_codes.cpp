@@ -15,7 +15,7 @@
 #include "cli_util.hpp"
 #include "qipu/game/pipeline.hpp"
 #include "qipu/game/replay.hpp"
-#include "qipu/pgn/problem.hpp"
+#include "qipu/core/problem.hpp"
 #include "qipu/pgn/reader.hpp"
 
 using namespace qipu;

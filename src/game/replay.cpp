@@ -88,7 +88,8 @@ std::string suffix_problem(San::Suffix written, San::Suffix actual) {
 std::optional<San> english_san(std::string_view token) {
   San san;
   if (parse_plain_san(token, san)) return san;
-  return parse_san(token).san;
+  auto parsed = parse_san(token);
+  return parsed ? std::optional<San>(*parsed) : std::nullopt;
 }
 
 }  // namespace
@@ -283,12 +284,12 @@ struct Replayer::Impl {
     std::string first_error;
     bool ambiguous = false;
     for (const Reading& reading : readings.readings) {
-      SanResolution r = resolve_san(now, reading.san);
-      if (!r.move.is_none()) {
+      Result<Move> r = resolve_san(now, reading.san);
+      if (r) {
         if (reading.notation != &english()) preferred = reading.notation;  // O-O or e4 say nothing of the language
-        return play(f, node, reading.san, r.move, offset, token);
+        return play(f, node, reading.san, *r, offset, token);
       }
-      if (first_error.empty()) first_error = r.error, ambiguous = r.ambiguous;
+      if (first_error.empty()) first_error = r.error(), ambiguous = r.kind() == Problem::ambiguous_move;
     }
     std::string message =
         readings.readings.empty()

@@ -68,15 +68,15 @@ std::string rewrite_letters(std::string_view t, const Notation& n) {
 }
 
 void add_reading(MoveReadings& r, std::string_view text, const Notation& n) {
-  SanParse p = parse_san(text);
-  if (!p.san) {
-    if (r.error.empty()) r.error = p.error;
+  Result<San> p = parse_san(text);
+  if (!p) {
+    if (r.error.empty()) r.error = p.error();
     return;
   }
   for (const auto& existing : r.readings)
-    if (std::memcmp(&existing.san, &*p.san, sizeof(San)) == 0) return;
-  if (&n != &english()) p.san->style &= std::uint8_t(~StylePawnLetter);  // 兵, B(auer): the language's own pawn word
-  r.readings.push_back({*p.san, &n});
+    if (std::memcmp(&existing.san, &*p, sizeof(San)) == 0) return;
+  if (&n != &english()) p->style &= std::uint8_t(~StylePawnLetter);  // 兵, B(auer): the language's own pawn word
+  r.readings.push_back({*p, &n});
 }
 
 // A reading found makes the first error moot.
@@ -162,9 +162,9 @@ MoveReadings read_move(std::string_view token, const Notation* preferred) {
 bool read_usual(std::string_view t, const Notation& preferred, San& san) {
   if (t.empty() || t.size() > 16) return false;
   if (t[0] == 'O') {  // no table's word starts with O: castling reads as in English
-    SanParse p = parse_san(t);
-    if (!p.san || p.san->kind == San::Kind::Normal) return false;
-    san = *p.san;
+    Result<San> p = parse_san(t);
+    if (!p || p->kind == San::Kind::Normal) return false;
+    san = *p;
     return true;
   }
   PieceType piece = Pawn;

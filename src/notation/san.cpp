@@ -86,7 +86,7 @@ bool strip_promotion(std::string_view& t, San& san) {
   return san.promotion != NoPieceType && san.promotion != Pawn && san.promotion != King;
 }
 
-SanParse fail(std::string msg) { return {std::nullopt, std::move(msg)}; }
+Failure fail(std::string msg) { return {std::move(msg), Problem::unknown_move}; }
 
 }  // namespace
 
@@ -147,8 +147,8 @@ bool parse_plain_san(std::string_view t, San& san) {
   return !t.empty() && read_plain_san(t.data(), t.data() + t.size(), san) == t.size();
 }
 
-SanParse parse_san(std::string_view t) {
-  if (San common; parse_plain_san(t, common)) return {common, {}};
+Result<San> parse_san(std::string_view t) {
+  if (San common; parse_plain_san(t, common)) return common;
   San san;
   strip_suffixes(t, san);
   if (!t.empty() && (t[0] == 'O' || t[0] == '0' || t[0] == 'o') &&
@@ -156,11 +156,11 @@ SanParse parse_san(std::string_view t) {
     san.kind = t.size() == 3 ? San::Kind::CastleShort : San::Kind::CastleLong;
     if (t[0] == '0') san.style |= StyleZeroCastling;
     if (t[0] == 'o') san.style |= StyleLowerCastling;
-    return {san, {}};
+    return san;
   }
   if (t.size() >= 2 && (t[0] == '-' || t[0] == 'Z' || t[0] == '0') && (t == "--" || t == "Z0" || t == "0000")) {
     san.kind = San::Kind::Null;
-    return {san, {}};
+    return san;
   }
   if (t.empty()) return fail("expected a move");
   if (PieceType p = piece_from_letter(t[0]); p != NoPieceType) {
@@ -193,7 +193,7 @@ SanParse parse_san(std::string_view t) {
   } else if (san.from_file >= 0 && san.from_rank >= 0) {
     // A full origin square is SAN only when it is needed; replay decides that.
   }
-  return {san, {}};
+  return san;
 }
 
 namespace {
@@ -267,19 +267,19 @@ std::string explain_castling(const Position& pos, bool long_side) {
 }
 
 // The castling rule move generation uses (Position::castling_move), asked directly.
-SanResolution resolve_castling(const Position& pos, bool long_side) {
+Result<Move> resolve_castling(const Position& pos, bool long_side) {
   Move m = pos.castling_move(castling_index(pos.side_to_move(), long_side));
-  if (!m.is_none()) return {m, {}, false};
-  return {Move::none(), explain_castling(pos, long_side), false};
+  if (!m.is_none()) return m;
+  return Failure{explain_castling(pos, long_side), Problem::illegal_move};
 }
 
-SanResolution resolve_either_castling(const Position& pos) {
-  SanResolution short_side = resolve_castling(pos, false), long_side = resolve_castling(pos, true);
-  if (!short_side.move.is_none() && !long_side.move.is_none())
-    return {Move::none(), "castling without a side named, but both O-O and O-O-O are legal", true};
-  if (!short_side.move.is_none()) return short_side;
-  if (!long_side.move.is_none()) return long_side;
-  return {Move::none(), "castling without a side named, but neither O-O nor O-O-O is legal", false};
+Result<Move> resolve_either_castling(const Position& pos) {
+  Result<Move> short_side = resolve_castling(pos, false), long_side = resolve_castling(pos, true);
+  if (short_side && long_side)
+    return Failure{"castling without a side named, but both O-O and O-O-O are legal", Problem::ambiguous_move};
+  if (short_side) return short_side;
+  if (long_side) return long_side;
+  return Failure{"castling without a side named, but neither O-O nor O-O-O is legal", Problem::illegal_move};
 }
 
 // The move a candidate piece would make, with its kind; none when the promotion does
@@ -342,7 +342,10 @@ bool names_origin_square(const San& san) {
 
 // Castling, null moves and coordinates through the general reader. Out of line so that
 // find_move, asked once a ply, needs no stack frame for the message it drops.
-[[gnu::noinline]] static Move resolve_rare(const Position& pos, const San& san) { return resolve_san(pos, san).move; }
+[[gnu::noinline]] static Move resolve_rare(const Position& pos, const San& san) {
+  auto r = resolve_san(pos, san);
+  return r ? *r : Move::none();
+}
 
 Move find_move(const Position& pos, const San& san) {
   if (san.kind != San::Kind::Normal || names_origin_square(san)) return resolve_rare(pos, san);
@@ -360,11 +363,11 @@ Move find_move(const Position& pos, const San& san) {
 
 // Finds the pieces that could make the move by geometry, then tests each for king
 // safety: no move generation on the common path.
-SanResolution resolve_san(const Position& pos, const San& san) {
+Result<Move> resolve_san(const Position& pos, const San& san) {
   if (san.kind == San::Kind::Null) {
     // Passing while in check would leave the king in check with the opponent to move.
-    if (pos.in_check()) return {Move::none(), "a null move cannot answer a check", false};
-    return {Move::null(), {}, false};
+    if (pos.in_check()) return Failure{"a null move cannot answer a check", Problem::illegal_move};
+    return Move::null();
   }
   if (san.kind == San::Kind::CastleEither) return resolve_either_castling(pos);
   if (san.kind != San::Kind::Normal) return resolve_castling(pos, san.kind == San::Kind::CastleLong);
@@ -387,18 +390,17 @@ SanResolution resolve_san(const Position& pos, const San& san) {
   }
   Move found = Move::none();
   Bitboard legal = legal_origins(pos, san, geometric_movers(pos, san), found);
-  if (legal && !more_than_one(legal)) return {found, {}, false};
+  if (legal && !more_than_one(legal)) return found;
   if (legal) {
     std::string candidates;
     for (Bitboard b = legal; b;) candidates += (candidates.empty() ? "" : ", ") + square_name(pop_lsb(b));
-    return {Move::none(),
-            "ambiguous move: the " + std::string(piece_name(san.piece)) + "s on " + candidates + " can all move to " +
-                square_name(san.to),
-            true};
+    return Failure{"ambiguous move: the " + std::string(piece_name(san.piece)) + "s on " + candidates +
+                       " can all move to " + square_name(san.to),
+                   Problem::ambiguous_move};
   }
   if (san.piece == Pawn && relative_rank(pos.side_to_move(), san.to) != 7 && san.promotion != NoPieceType)
-    return {Move::none(), "a pawn can promote only on the last rank", false};
-  return {Move::none(), explain_illegal(pos, san), false};
+    return Failure{"a pawn can promote only on the last rank", Problem::illegal_move};
+  return Failure{explain_illegal(pos, san), Problem::illegal_move};
 }
 
 const PieceNames& english_names() {

@@ -14,19 +14,23 @@
 #include <utility>
 #include <vector>
 
+#include "qipu/core/problem.hpp"
+
 namespace qipu {
 
-// What a failed Result is made from: `return Failure{"expected ..."};`. A type of its own,
-// so that a Result<std::string> tells a value from an error.
+// What a failed Result is made from: `return Failure{"expected ...", Problem::unknown_move};`.
+// A type of its own, so that a Result<std::string> tells a value from an error; the kind
+// is for programs, as a Diagnostic's is.
 struct Failure {
   std::string message;
+  Problem kind = Problem::other;
 };
 
 template <class T>
 class [[nodiscard]] Result {
  public:
   Result(T value) : value_(std::move(value)) {}
-  Result(Failure f) : error_(std::move(f.message)) {}
+  Result(Failure f) : error_(std::move(f.message)), kind_(f.kind) {}
 
   [[nodiscard]] bool ok() const { return value_.has_value(); }
   explicit operator bool() const { return ok(); }
@@ -42,6 +46,8 @@ class [[nodiscard]] Result {
 
   // What is wrong, when failed; empty otherwise.
   [[nodiscard]] const std::string& error() const { return error_; }
+  // Its kind, when failed (Problem::other when the function names none).
+  [[nodiscard]] Problem kind() const { return kind_; }
   // What was accepted but not standard; each says what was read and how.
   [[nodiscard]] const std::vector<std::string>& notes() const { return notes_; }
   Result& note(std::string n) { return notes_.push_back(std::move(n)), *this; }
@@ -52,6 +58,7 @@ class [[nodiscard]] Result {
   }
   std::optional<T> value_;
   std::string error_;
+  Problem kind_ = Problem::other;
   std::vector<std::string> notes_;
 };
 
@@ -60,16 +67,18 @@ template <>
 class [[nodiscard]] Result<void> {
  public:
   Result() = default;
-  Result(Failure f) : failed_(true), error_(std::move(f.message)) {}
+  Result(Failure f) : failed_(true), error_(std::move(f.message)), kind_(f.kind) {}
   [[nodiscard]] bool ok() const { return !failed_; }
   explicit operator bool() const { return ok(); }
   [[nodiscard]] const std::string& error() const { return error_; }
+  [[nodiscard]] Problem kind() const { return kind_; }
   [[nodiscard]] const std::vector<std::string>& notes() const { return notes_; }
   Result& note(std::string n) { return notes_.push_back(std::move(n)), *this; }
 
  private:
   bool failed_ = false;
   std::string error_;
+  Problem kind_ = Problem::other;
   std::vector<std::string> notes_;
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "qipu/board/position.hpp"
+#include "qipu/core/result.hpp"
 
 namespace qipu {
 
@@ -36,22 +37,14 @@ struct San {
   std::uint8_t style = 0;  // SanStyle bits
 };
 
-struct SanParse {
-  std::optional<San> san;
-  std::string error;  // what was expected, when san is empty
-};
-
 // Reads one move token: SAN and the forms met in the wild (long algebraic, 0-0, P,
-// e8Q / e8(Q) / e8/Q promotions, e.p., --, Z0).
-SanParse parse_san(std::string_view token);
+// e8Q / e8(Q) / e8/Q promotions, e.p., --, Z0); failing, says what was expected
+// (Problem::unknown_move).
+Result<San> parse_san(std::string_view token);
 
-// What went wrong when a SAN does not name exactly one legal move.
-struct SanResolution {
-  Move move;          // set when exactly one legal move matches
-  std::string error;  // illegal or ambiguous, with the reason
-  bool ambiguous = false;
-};
-SanResolution resolve_san(const Position& pos, const San& san);
+// The one legal move the SAN names; failing, why: Problem::illegal_move (with the
+// reason) or Problem::ambiguous_move (naming the candidates).
+Result<Move> resolve_san(const Position& pos, const San& san);
 
 // Piece words for writing moves; English SAN letters by default.
 struct PieceNames {

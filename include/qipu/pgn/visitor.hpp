@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "qipu/pgn/problem.hpp"
+#include "qipu/core/problem.hpp"
 
 namespace qipu {
 struct San;
