@@ -15,6 +15,7 @@ void setup_search(CLI::App& app);
 void setup_explore(CLI::App& app);
 void setup_eco(CLI::App& app);
 void setup_stats(CLI::App& app);
+void setup_filter(CLI::App& app);
 
 // Exit codes: 0 success, 1 invalid input found, 2 usage or I/O problems.
 void set_exit_code(int code);

@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/criteria.hpp"
 #include "cli/db_options.hpp"
 #include "qipu/db/search.hpp"
 #include "qipu/game/writer.hpp"
@@ -16,9 +17,7 @@ namespace {
 
 struct SearchOptions {
   std::string db;
-  db::GameFilter filter;
-  std::string termination, fen, moves;
-  bool transpose = false;
+  CriteriaOptions criteria;
   std::string format = "table", notation = "en", sort = "id";
   bool desc = false, count = false;
   std::int64_t limit = -1, offset = 0;
@@ -226,24 +225,17 @@ std::int64_t count_games(db::Connection& c, const db::GameQuery& q) {
 }
 
 // The position filter, or nullopt with an error printed.
-std::optional<db::PositionQuery> position_query(const SearchOptions& o) {
+// (finish_criteria has checked the FEN and the moves.)
+std::optional<db::PositionQuery> position_query(const game::Criteria& c) {
   db::PositionQuery pq;
-  if (!o.fen.empty()) {
-    auto r = Position::from_fen(o.fen);
-    if (!r) {
-      std::cerr << "qipu search: --fen: " << r.error << "\n";
-      return std::nullopt;
-    }
-    pq.position = *r.position;
+  if (!c.fen.empty()) {
+    pq.position = *Position::from_fen(c.fen).position;
     return pq;
   }
-  auto list = db::parse_move_list(o.moves);
-  if (!list.error.empty()) {
-    std::cerr << "qipu search: --moves: " << list.error << "\n";
-    return std::nullopt;
-  }
+  auto list = db::parse_move_list(c.moves);
+  if (!list.error.empty()) return std::nullopt;
   pq.position = list.position;
-  if (!o.transpose) pq.exact_moves = list.symbols;
+  if (!c.transpose) pq.exact_moves = list.symbols;
   return pq;
 }
 
@@ -260,9 +252,7 @@ void restrict_to(db::Connection& c, const std::vector<std::int64_t>& ids, db::Ga
 }
 
 bool build_query(const SearchOptions& o, db::GameQuery& q) {
-  db::GameFilter f = o.filter;
-  if (!o.termination.empty()) f.termination = db::termination_from_name(o.termination);
-  if (auto e = db::add_conditions(f, q); !e.empty()) {
+  if (auto e = db::add_conditions(o.criteria.criteria, q); !e.empty()) {
     std::cerr << "qipu search: " << e << "\n";
     return false;
   }
@@ -273,15 +263,16 @@ bool build_query(const SearchOptions& o, db::GameQuery& q) {
 }
 
 void search(std::ostream& out, const SearchOptions& o) {
-  if (!o.fen.empty() && !o.moves.empty()) {
+  const game::Criteria& crit = o.criteria.criteria;
+  if (!crit.fen.empty() && !crit.moves.empty()) {
     std::cerr << "qipu search: give --fen or --moves, not both\n";
     return set_exit_code(2);
   }
   db::GameQuery q;
   if (!build_query(o, q)) return set_exit_code(2);
   auto c = db::open_for_search(db::database_path(o.db));
-  if (!o.fen.empty() || !o.moves.empty()) {
-    auto pq = position_query(o);
+  if (!crit.fen.empty() || !crit.moves.empty()) {
+    auto pq = position_query(crit);
     if (!pq) return set_exit_code(2);
     std::uint64_t replayed = 0;
     auto ids = db::find_position(*c, *pq, q, &replayed);
@@ -305,38 +296,6 @@ void run_search(const SearchOptions& o) {
   output.finish();
 }
 
-void add_filter_options(CLI::App& cmd, SearchOptions& o) {
-  db::GameFilter& f = o.filter;
-  cmd.add_option("--white", f.white, "White's name contains this (case-insensitive; any script, e.g. 王皓)");
-  cmd.add_option("--black", f.black, "Black's name contains this");
-  cmd.add_option("--player", f.player, "Either player's name contains this");
-  cmd.add_flag("--exact", f.exact, "Names (players, --event, --site) must match whole, still case-insensitive");
-  cmd.add_option("--result", f.result, "1-0, 0-1, 1/2-1/2, *, decisive or draw")
-      ->check(CLI::IsMember({"1-0", "0-1", "1/2-1/2", "*", "decisive", "draw"}));
-  cmd.add_option("--eco", f.eco,
-                 "ECO code (C60), range (C60-C99) or letter (C); classified at import when the tag is missing");
-  cmd.add_option("--opening", f.opening, "Opening or variation name contains this (e.g. Sicilian, Najdorf)");
-  cmd.add_option("--event", f.event, "Event name contains this");
-  cmd.add_option("--site", f.site, "Site contains this");
-  cmd.add_option("--date-from", f.date_from, "Played on or after this date: 1990, 1990.05 or 1990.05.17");
-  cmd.add_option("--date-to", f.date_to, "Played on or before this date: 1990 means up to the end of 1990");
-  cmd.add_option("--min-elo", f.min_elo, "A player (both with --both-elo) rated at least this");
-  cmd.add_option("--max-elo", f.max_elo, "A player (both with --both-elo) rated at most this");
-  cmd.add_flag("--both-elo", f.both_elo, "Apply --min-elo/--max-elo to both players rather than either");
-  cmd.add_option("--min-plies", f.min_plies, "At least this many half-moves");
-  cmd.add_option("--max-plies", f.max_plies, "At most this many half-moves");
-  std::vector<std::string> terms;
-  for (int t = 0; t <= int(Termination::FiftyMoveRule); ++t) terms.emplace_back(termination_name(Termination(t)));
-  cmd.add_option("--termination", o.termination,
-                 "How the final position stands: checkmate, stalemate, insufficient_material, …")
-      ->check(CLI::IsMember(terms));
-  cmd.add_option("--material", f.material, "Material at the end, White first: KRPvKR (kings may be left out: RPvR)");
-  cmd.add_option("--fen", o.fen, "Games reaching this position at any ply (through the position index)");
-  cmd.add_option("--moves", o.moves,
-                 "Games beginning with these moves, in any notation: \"1.e4 c5 2.Nf3\", \"1.e4 c5 2.马f3\"");
-  cmd.add_flag("--transpose", o.transpose, "With --moves: also games reaching the same position by another move order");
-}
-
 }  // namespace
 
 void setup_search(CLI::App& app) {
@@ -344,7 +303,7 @@ void setup_search(CLI::App& app) {
   auto* cmd =
       app.add_subcommand("search", "Find games in the database by player, result, date, rating, opening or position");
   add_db_option(*cmd, o->db);
-  add_filter_options(*cmd, *o);
+  add_criteria_options(*cmd, o->criteria, CriteriaScope::search);
   cmd->add_option("--format", o->format, "table (default), pgn, json or csv")
       ->check(CLI::IsMember({"table", "pgn", "json", "csv"}));
   std::vector<std::string> codes;
@@ -367,7 +326,10 @@ void setup_search(CLI::App& app) {
       "Examples: qipu search --player carlsen --result decisive --date-from 2013\n"
       "          qipu search --moves \"1.e4 c5 2.Nf3 d6\" --transpose --count\n"
       "          qipu search --eco B90-B99 --min-elo 2700 --both-elo --format pgn --notation zh");
-  cmd->callback([o] { run_search(*o); });
+  cmd->callback([o, cmd] {
+    if (!finish_criteria("search", *cmd, o->criteria)) return set_exit_code(2);
+    run_search(*o);
+  });
 }
 
 }  // namespace qipu::cli

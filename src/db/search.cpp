@@ -12,85 +12,9 @@
 
 namespace qipu::db {
 
-// ---- material -------------------------------------------------------------------
-
-namespace {
-
-constexpr std::string_view PieceLetters = "KQRBNP";
-constexpr std::array<PieceType, 6> PieceOrder = {King, Queen, Rook, Bishop, Knight, Pawn};
-
-std::string side_material(const std::array<int, 6>& counts) {
-  std::string s;
-  for (std::size_t i = 0; i < counts.size(); ++i) s.append(std::size_t(counts[i]), PieceLetters[i]);
-  return s;
-}
-
-}  // namespace
-
-std::string material_signature(const Position& pos) {
-  std::string out;
-  for (Color c : {White, Black}) {
-    std::array<int, 6> counts{};
-    for (std::size_t i = 0; i < PieceOrder.size(); ++i) counts[i] = popcount(pos.pieces(c, PieceOrder[i]));
-    if (c == Black) out += 'v';
-    out += side_material(counts);
-  }
-  return out;
-}
-
-std::optional<std::string> parse_material(std::string_view spec) {
-  std::array<std::array<int, 6>, 2> counts{};
-  int side = 0;
-  for (char ch : spec) {
-    char c = char(std::toupper(static_cast<unsigned char>(ch)));
-    if (c == ' ') continue;
-    if (c == 'V' || c == '-') {
-      if (++side > 1) return std::nullopt;
-      continue;
-    }
-    auto at = PieceLetters.find(c);
-    if (at == std::string_view::npos) return std::nullopt;
-    ++counts[std::size_t(side)][at];
-  }
-  if (side != 1) return std::nullopt;
-  for (auto& c : counts) {
-    if (c[0] > 1) return std::nullopt;
-    c[0] = 1;  // the king may be left out: "RPvR"
-  }
-  return side_material(counts[0]) + "v" + side_material(counts[1]);
-}
-
 // ---- case folding and LIKE --------------------------------------------------------
 
 namespace {
-
-char32_t fold_code_point(char32_t c) {
-  if (c >= 'A' && c <= 'Z') return c + 32;
-  if ((c >= 0xC0 && c <= 0xDE && c != 0xD7) || (c >= 0x391 && c <= 0x3AB && c != 0x3A2) || (c >= 0x410 && c <= 0x42F))
-    return c + 32;
-  if (c >= 0x400 && c <= 0x40F) return c + 80;                                       // Ѐ-Џ
-  if ((c >= 0x100 && c <= 0x137) || (c >= 0x14A && c <= 0x177)) return c | 1;        // Latin Extended-A pairs
-  if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E)) return c + (c & 1);  // odd capitals
-  return c;
-}
-
-void append_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out += char(c);
-  } else if (c < 0x800) {
-    out += char(0xC0 | (c >> 6));
-    out += char(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += char(0xE0 | (c >> 12));
-    out += char(0x80 | ((c >> 6) & 0x3F));
-    out += char(0x80 | (c & 0x3F));
-  } else {
-    out += char(0xF0 | (c >> 18));
-    out += char(0x80 | ((c >> 12) & 0x3F));
-    out += char(0x80 | ((c >> 6) & 0x3F));
-    out += char(0x80 | (c & 0x3F));
-  }
-}
 
 void fold_sql(sqlite3_context* ctx, int, sqlite3_value** argv) {
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return sqlite3_result_null(ctx);
@@ -100,28 +24,6 @@ void fold_sql(sqlite3_context* ctx, int, sqlite3_value** argv) {
 }
 
 }  // namespace
-
-// Decodes UTF-8 only where a byte starts a two- or three-byte sequence of letters that
-// can have case; everything else (CJK, invalid bytes) is copied as it is.
-std::string fold_case(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size();) {
-    auto b = static_cast<unsigned char>(s[i]);
-    if (b < 0x80) {
-      out += char(fold_code_point(b));
-      ++i;
-    } else if ((b & 0xE0) == 0xC0 && i + 1 < s.size() && (static_cast<unsigned char>(s[i + 1]) & 0xC0) == 0x80) {
-      char32_t c = char32_t(b & 0x1F) << 6 | (static_cast<unsigned char>(s[i + 1]) & 0x3F);
-      append_utf8(out, fold_code_point(c));
-      i += 2;
-    } else {
-      out += char(b);
-      ++i;
-    }
-  }
-  return out;
-}
 
 void register_search_functions(Connection& db) {
   int rc = sqlite3_create_function_v2(db.handle(), "qipu_fold", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
@@ -176,76 +78,33 @@ std::string name_match(Builder& b, std::string_view table, std::string_view text
   return from + column + " LIKE ? ESCAPE '\\'";
 }
 
-bool valid_eco(std::string_view s) {
-  return s.size() == 3 && s[0] >= 'A' && s[0] <= 'E' && std::isdigit(static_cast<unsigned char>(s[1])) &&
-         std::isdigit(static_cast<unsigned char>(s[2]));
-}
-
-std::string add_eco(Builder& b, std::string eco) {
-  for (char& c : eco) c = char(std::toupper(static_cast<unsigned char>(c)));
-  std::string lo = eco, hi = eco;
-  if (auto dash = eco.find('-'); dash != std::string::npos) {
-    lo = eco.substr(0, dash);
-    hi = eco.substr(dash + 1);
-  } else if (eco.size() == 1) {
-    lo = eco + "00";
-    hi = eco + "99";
-  }
-  if (!valid_eco(lo) || !valid_eco(hi) || lo > hi)
-    return "--eco wants a code such as C60, a range such as C60-C99, or a letter A-E";
-  b.param(lo);
-  b.param(hi);
+void add_eco(Builder& b, const std::string& eco) {
+  auto range = game::eco_range(eco);
+  b.param(range->first);
+  b.param(range->second);
   b.add("g.eco BETWEEN ? AND ?");
-  return {};
 }
 
-std::string add_result(Builder& b, const std::string& r) {
+void add_result(Builder& b, const std::string& r) {
   if (r == "decisive") {
     b.add("g.result IN ('1-0', '0-1')");
   } else if (r == "draw") {
     b.add("g.result = '1/2-1/2'");
-  } else if (r == "1-0" || r == "0-1" || r == "1/2-1/2" || r == "*") {
+  } else {
     b.param(r);
     b.add("g.result = ?");
-  } else {
-    return "--result wants 1-0, 0-1, 1/2-1/2, *, decisive or draw";
   }
-  return {};
 }
 
-// A partial date "1990", "1990.05" or "1990.05.17" as YYYYMMDD; the missing parts are
-// the lowest (from) or highest (to) they can be, so that date_sort compares right.
-std::optional<std::int64_t> date_bound(std::string_view s, bool upper) {
-  int parts[3] = {-1, -1, -1}, n = 0;
-  for (std::size_t i = 0; i < s.size() && n < 3;) {
-    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return std::nullopt;
-    int v = 0, digits = 0;
-    for (; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i, ++digits) v = v * 10 + (s[i] - '0');
-    if (digits > (n == 0 ? 4 : 2)) return std::nullopt;
-    parts[n++] = v;
-    if (i < s.size() && std::string_view(".-/").find(s[i]) == std::string_view::npos) return std::nullopt;
-    if (i < s.size()) ++i;
-  }
-  if (n == 0 || parts[0] <= 0 || parts[1] > 12 || parts[2] > 31) return std::nullopt;
-  std::int64_t month = parts[1] >= 0 ? parts[1] : upper ? 99 : 0;
-  std::int64_t day = parts[2] >= 0 ? parts[2] : upper ? 99 : 0;
-  return std::int64_t(parts[0]) * 10000 + month * 100 + day;
-}
-
-std::string add_dates(Builder& b, const GameFilter& f) {
+void add_dates(Builder& b, const GameFilter& f) {
   if (!f.date_from.empty()) {
-    auto d = date_bound(f.date_from, false);
-    if (!d) return "--date-from wants a date such as 1990, 1990.05 or 1990.05.17";
-    b.param(*d);
+    b.param(*game::date_bound(f.date_from, false));
     b.add("g.date_sort >= ?");
   }
   if (!f.date_to.empty()) {
-    auto d = date_bound(f.date_to, true);
-    if (!d) return "--date-to wants a date such as 1990, 1990.05 or 1990.05.17";
-    b.param(*d);
+    b.param(*game::date_bound(f.date_to, true));
     b.add("g.date_sort <= ?");
   }
-  return {};
 }
 
 void add_elo(Builder& b, const GameFilter& f) {
@@ -274,20 +133,13 @@ void add_names(Builder& b, const GameFilter& f) {
 
 }  // namespace
 
-std::optional<Termination> termination_from_name(std::string_view name) {
-  for (int t = 0; t <= int(Termination::FiftyMoveRule); ++t)
-    if (termination_name(Termination(t)) == name) return Termination(t);
-  return std::nullopt;
-}
-
 std::string add_conditions(const GameFilter& f, GameQuery& q) {
+  if (auto p = game::check_criteria(f)) return p->message;
   Builder b{q};
   add_names(b, f);
-  if (!f.result.empty())
-    if (auto e = add_result(b, f.result); !e.empty()) return e;
-  if (!f.eco.empty())
-    if (auto e = add_eco(b, f.eco); !e.empty()) return e;
-  if (auto e = add_dates(b, f); !e.empty()) return e;
+  if (!f.result.empty()) add_result(b, f.result);
+  if (!f.eco.empty()) add_eco(b, f.eco);
+  add_dates(b, f);
   add_elo(b, f);
   if (f.min_plies) {
     b.param(std::int64_t(*f.min_plies));
@@ -302,9 +154,7 @@ std::string add_conditions(const GameFilter& f, GameQuery& q) {
     b.add("g.termination = ?");
   }
   if (!f.material.empty()) {
-    auto m = parse_material(f.material);
-    if (!m) return "--material wants the pieces of each side, White first, such as KRPvKR";
-    b.param(*m);
+    b.param(*parse_material(f.material));
     b.add("g.material IN (SELECT id FROM material WHERE name = ?)");
   }
   return {};
@@ -312,32 +162,15 @@ std::string add_conditions(const GameFilter& f, GameQuery& q) {
 
 // ---- position search ------------------------------------------------------------
 
-// The text goes through the PGN reader and replayer as the movetext of one game, so the
-// moves are read exactly as in an imported file (move numbers, every notation).
+// The moves read as a file's movetext (game::read_move_list), with their codec symbols.
 MoveList parse_move_list(std::string_view text) {
-  MoveList out;
-  game::PipelineOptions o;
-  o.jobs = 1;
-  o.reader.words.pieces = all_piece_words();  // every language's piece words, as import reads them
-  game::PipelineCallbacks cb;
-  int games = 0;
-  cb.game = [&](const game::InputReport&, game::GameRecord& rec) {
-    if (++games > 1) return;
-    for (const auto& d : rec.diagnostics)
-      if (d.error && out.error.empty()) out.error = (d.move.empty() ? "" : d.move + ": ") + d.message;
-    if (!out.error.empty()) return;
-    out.symbols = move_symbols(rec.start_position, rec.mainline);
-    out.keys.push_back(rec.start_position.key());
-    game::for_each_move(rec.start_position, rec.mainline,
-                        [&](const Position&, const game::MoveNode&, const Position& after) {
-                          out.keys.push_back(after.key());
-                          out.position = after;
-                        });
-  };
-  std::string movetext = fold_full_width(text);  // "１．e4" as people type it with a Chinese IME
-  movetext += " *\n";
-  game::run_pipeline(std::vector<game::PipelineInput>{{"--moves", movetext}}, o, cb);
-  if (games != 1 && out.error.empty()) out.error = "expected one line of moves such as \"1.e4 c5 2.Nf3\"";
+  game::MoveListText l = game::read_move_list(text);
+  MoveList out{l.position, {}, std::move(l.keys), std::move(l.error)};
+  Position pos;
+  for (Move m : l.moves) {
+    out.symbols += char(move_symbol(pos, m));
+    pos.play(m);
+  }
   return out;
 }
 
