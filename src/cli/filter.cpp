@@ -290,6 +290,7 @@ void prepare(game::GameRecord& rec, const FilterOptions& o, const game::Matcher&
   if (!matcher.matches(rec)) return;
   v.matched = true;
   if (o.dedup || !o.duplicates.empty()) v.key = duplicate_key(rec);
+  if (o.seven_tags) keep_seven_tags(rec);  // before the tags added below
   if (classify && (o.add_eco || o.split_by == "eco"))
     if (auto op = classify(keys_of(rec))) {
       v.eco = op->eco;
@@ -300,7 +301,6 @@ void prepare(game::GameRecord& rec, const FilterOptions& o, const game::Matcher&
       }
     }
   if (o.fix_result) fix_result(rec);
-  if (o.seven_tags) keep_seven_tags(rec);
   if (o.ply_limit >= 0 && rec.mainline.size() > std::size_t(o.ply_limit)) rec.mainline.resize(std::size_t(o.ply_limit));
   if (o.add_plycount) set_tag(rec, "PlyCount", std::to_string(rec.plies()));
   if (o.add_termination && rec.termination != Termination::None)
