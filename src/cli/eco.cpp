@@ -6,6 +6,7 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "qipu/db/eco.hpp"
+#include "qipu/game/criteria.hpp"
 #include "qipu/db/store.hpp"
 
 namespace qipu::cli {
@@ -17,15 +18,6 @@ struct EcoOptions {
   std::string eco_file = db::DefaultEcoFile;
 };
 
-// The game's keys from ply 0, as the importer computes them.
-std::vector<Key> keys_of(const game::GameRecord& rec) {
-  std::vector<Key> keys{rec.start_position.key()};
-  game::for_each_move(
-      rec.start_position, rec.mainline,
-      [&](const Position&, const game::MoveNode&, const Position& after) { keys.push_back(after.key()); });
-  return keys;
-}
-
 void eco(std::ostream& out, const EcoOptions& o) {
   std::optional<db::EcoTable> table;
   try {
@@ -36,7 +28,7 @@ void eco(std::ostream& out, const EcoOptions& o) {
   }
   game::PipelineCallbacks cb;
   cb.prepare = [&](game::GameRecord& rec) {
-    const db::Opening* op = table->classify(keys_of(rec));
+    const db::Opening* op = table->classify(game::position_keys(rec));
     rec.output = op ? op->eco + "\t" + op->name + "\t" + op->variation : "\t\t";
   };
   cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {

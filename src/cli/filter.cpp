@@ -110,14 +110,6 @@ bool fix_result(game::GameRecord& rec) {
   return true;
 }
 
-std::vector<Key> keys_of(const game::GameRecord& rec) {
-  std::vector<Key> keys{rec.start_position.key()};
-  game::for_each_move(
-      rec.start_position, rec.mainline,
-      [&](const Position&, const game::MoveNode&, const Position& after) { keys.push_back(after.key()); });
-  return keys;
-}
-
 // ---- duplicates ------------------------------------------------------------------
 
 std::uint64_t fnv(std::uint64_t h, std::string_view s) {
@@ -292,7 +284,7 @@ void prepare(game::GameRecord& rec, const FilterOptions& o, const game::Matcher&
   if (o.dedup || !o.duplicates.empty()) v.key = duplicate_key(rec);
   if (o.seven_tags) keep_seven_tags(rec);  // before the tags added below
   if (classify && (o.add_eco || o.split_by == "eco"))
-    if (auto op = classify(keys_of(rec))) {
+    if (auto op = classify(game::position_keys(rec))) {
       v.eco = op->eco;
       if (o.add_eco) {
         set_tag(rec, "ECO", op->eco);

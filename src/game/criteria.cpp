@@ -196,6 +196,13 @@ MoveListText read_move_list(std::string_view text) {
   return out;
 }
 
+std::vector<Key> position_keys(const GameRecord& rec) {
+  std::vector<Key> keys{rec.start_position.key()};
+  for_each_move(rec.start_position, rec.mainline,
+                [&](const Position&, const MoveNode&, const Position& after) { keys.push_back(after.key()); });
+  return keys;
+}
+
 // ---- checking criteria ------------------------------------------------------------
 
 namespace {

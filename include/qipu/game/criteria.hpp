@@ -93,6 +93,10 @@ struct MoveListText {
 };
 MoveListText read_move_list(std::string_view text);
 
+// The Polyglot keys of a game's mainline positions, from ply 0 (what ECO tables and
+// position criteria look up).
+std::vector<Key> position_keys(const GameRecord& rec);
+
 // An opening named by the ECO table for a game's positions.
 struct OpeningNames {
   std::string eco, name, variation;
