@@ -382,3 +382,23 @@ TEST_CASE("filter: bad criteria fail before reading, with search's messages", "[
   }
   CHECK(run_qipu("filter --not " + Sample).code == 2);
 }
+
+TEST_CASE("filter: pgnmentor files against a tag scan and pgn-extract", "[filter][corpus]") {
+  QIPU_NEEDS_CORPORA("real/pgnmentor/data__pgn__Anand.pgn", "real/pgnmentor/data__pgn__Carlsen.pgn");
+  auto dir = temp_dir("filter");
+  auto both = write_pgnmentor(dir / "ac.pgn", {"Anand", "Carlsen"}).string();
+  auto games = scan_tags(both);
+  CHECK(count_of(both) == games.size());
+  CHECK(count_of("--player carlsen " + both) ==
+        count_if_games(games, [](auto& g) { return has(g, "White", "carlsen") || has(g, "Black", "carlsen"); }));
+  CHECK(count_of("--white anand --black carlsen " + both) ==
+        count_if_games(games, [](auto& g) { return has(g, "White", "anand") && has(g, "Black", "carlsen"); }));
+  // The games both files hold (their matches) are duplicates, as pgn-extract -D finds them
+  // too when the roster agrees (pgn-extract compares moves only: it drops more).
+  std::size_t dedup = count_of("--dedup " + both);
+  CHECK(dedup < games.size());
+  CHECK(dedup >= pgn_games(shell("PATH=$PATH:/usr/games pgn-extract -s -D " + both).out).size());
+  // Checkmates: pgn-extract's --checkmate means the same.
+  CHECK(count_of("--termination checkmate " + both) ==
+        pgn_games(shell("PATH=$PATH:/usr/games pgn-extract -s --checkmate " + both).out).size());
+}
