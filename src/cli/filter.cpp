@@ -349,7 +349,9 @@ void run_filter(const FilterOptions& o) {
   };
   cb.input_done = [&](const game::InputReport& in) { t.io_failed |= report_input(in, &std::cerr); };
   cb.progress = [&](std::uint64_t bytes, std::uint64_t games) { progress.update(bytes, games); };
-  game::run_pipeline(o.input.files, pipeline_options(o.input), cb);
+  game::PipelineOptions po = pipeline_options(o.input);
+  po.replay.wanted = [&](const game::GameRecord& rec) { return matcher.matches_tags(rec); };  // unwanted: not replayed
+  game::run_pipeline(o.input.files, po, cb);
   progress.finish();
   if (o.count) sink.text(std::to_string(t.written) + "\n");
   if (t.invalid_written > 0)

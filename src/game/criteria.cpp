@@ -309,18 +309,20 @@ struct Matcher::Impl {
   struct Entry {
     Test test;
     bool negate;
+    bool tags_only;  // needs nothing of the game but its tags
   };
   std::vector<Entry> tests;
   bool walk_keys = false;
   std::optional<MaterialCounts> material;
   int stable = 1;
   Classifier classify;
+  bool adding_tag_tests = false;  // set while the tests of tags alone are added
 
   // A test, negated when --not came before any of the options that give it.
   void add(const Criteria& c, std::initializer_list<std::string_view> names, Test t) {
     bool negate = std::any_of(names.begin(), names.end(),
                               [&](std::string_view n) { return c.negated.count(std::string(n)) > 0; });
-    tests.push_back({std::move(t), negate});
+    tests.push_back({std::move(t), negate, adding_tag_tests});
   }
   void add(const Criteria& c, std::string_view name, Test t) { add(c, {name}, std::move(t)); }
   void add_names(const Criteria& c);
@@ -357,8 +359,6 @@ void Matcher::Impl::add_tags(const Criteria& c) {
   if (!c.speed.empty())
     add(c, "speed",
         [v = c.speed](const GameRecord& rec, const Walk&) { return speed_of(rec.tag("TimeControl")) == v; });
-  if (!c.result.empty())
-    add(c, "result", [v = c.result](const GameRecord& rec, const Walk&) { return result_is(result_of(rec), v); });
   for (std::size_t i = 0; i < c.tags.size(); ++i) {
     const TagTest& t = c.tags[i];
     auto has = [name = t.name](const GameRecord& g) {
@@ -403,6 +403,7 @@ void Matcher::Impl::add_numbers(const Criteria& c) {
       auto w = tag_int(rec.tag("WhiteElo")), b = tag_int(rec.tag("BlackElo"));
       return w && b && std::abs(*w - *b) <= d;
     });
+  adding_tag_tests = false;  // plies need the replay
   std::optional<int> lo = c.min_plies, hi = c.max_plies;
   if (auto r = plies_range(c.plies)) std::tie(lo, hi) = *r;
   if (lo || hi)
@@ -414,6 +415,9 @@ void Matcher::Impl::add_numbers(const Criteria& c) {
 }
 
 void Matcher::Impl::add_outcome(const Criteria& c) {
+  // The movetext's result when the tag is missing: known at the end of the game only.
+  if (!c.result.empty())
+    add(c, "result", [v = c.result](const GameRecord& rec, const Walk&) { return result_is(result_of(rec), v); });
   if (c.termination)
     add(c, "termination", [t = *c.termination](const GameRecord& rec, const Walk&) { return rec.termination == t; });
   if (c.valid) add(c, "valid", [](const GameRecord& rec, const Walk&) { return rec.valid(); });
@@ -486,6 +490,7 @@ Walk Matcher::Impl::walk(const GameRecord& rec) const {
 
 Matcher::Matcher(const Criteria& c, Classifier classify) : impl_(std::make_unique<Impl>()) {
   impl_->classify = std::move(classify);
+  impl_->adding_tag_tests = true;
   impl_->add_names(c);
   impl_->add_tags(c);
   impl_->add_numbers(c);
@@ -495,6 +500,11 @@ Matcher::Matcher(const Criteria& c, Classifier classify) : impl_(std::make_uniqu
 
 Matcher::~Matcher() = default;
 Matcher::Matcher(Matcher&&) noexcept = default;
+
+bool Matcher::matches_tags(const GameRecord& rec) const {
+  return std::all_of(impl_->tests.begin(), impl_->tests.end(),
+                     [&](const Impl::Entry& e) { return !e.tags_only || e.test(rec, Walk{}) != e.negate; });
+}
 
 bool Matcher::matches(const GameRecord& rec) const {
   Walk w = impl_->walk(rec);

@@ -107,6 +107,8 @@ struct Replayer::Impl {
   const Notation* preferred = nullptr;          // the table that read this game's last non-English move
   pgn::LineCounter lines;                       // places of diagnostics, from the reader's offsets
   std::array<int, KnownTagCount> known_tags{};  // index in rec.tags of each one's first, or -1
+  // Skip once ReplayOptions::wanted said no: the reader leaves the rest of the game unread.
+  pgn::Visit after_move = pgn::Visit::Continue;
 
   // Notes tags[i], named `name`, if it is the first of a known name, as GameRecord::tag
   // finds the first.
@@ -145,6 +147,7 @@ struct Replayer::Impl {
     if (!slip.empty()) diagnose(Problem::setup_without_fen, options.strict, rec.start, 0, {}, std::string(slip));
     rec.mainline.reserve(128);
     start_mainline(!problem.empty() || break_at_start);
+    if (options.wanted && !options.wanted(rec)) after_move = pgn::Visit::Skip;
   }
   // The mainline's frame lives from game to game, so that its key history keeps its memory.
   void start_mainline(bool broken) {
@@ -490,6 +493,7 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
   s.break_at_start = false;
   s.unreplayed = 0;
   s.cut = false;
+  s.after_move = Visit::Continue;
   s.preferred = s.options.notation;
   s.known_tags.fill(-1);
   return Visit::Continue;
@@ -509,12 +513,12 @@ Visit Replayer::tag(std::string_view name, std::string_view value, std::uint64_t
 
 Visit Replayer::move(std::string_view token, std::uint64_t offset) {
   impl_->add_move(token, offset);
-  return Visit::Continue;
+  return impl_->after_move;
 }
 
 Visit Replayer::san_move(std::string_view token, const San& san, std::uint64_t offset) {
   impl_->add_move(token, offset, &san);
-  return Visit::Continue;
+  return impl_->after_move;
 }
 
 // Comments and NAGs before the first move wait for it without setting the position up:

@@ -113,6 +113,9 @@ class Matcher {
   ~Matcher();
   Matcher(Matcher&&) noexcept;
   [[nodiscard]] bool matches(const GameRecord& rec) const;
+  // The tests that need the tags only (names, dates, ratings, tags, time control): false
+  // when the game cannot match, before its moves are replayed (ReplayOptions::wanted).
+  [[nodiscard]] bool matches_tags(const GameRecord& rec) const;
 
  private:
   struct Impl;
