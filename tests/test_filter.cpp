@@ -279,7 +279,7 @@ TEST_CASE("filter: outcome criteria", "[filter]") {
   CHECK(contains(fixed.err, "corrected to 0-1"));
 }
 
-TEST_CASE("filter: no criteria writes what convert writes; filter | filter is the same", "[filter]") {
+TEST_CASE("filter: no criteria writes what convert writes, and filter | filter is the same", "[filter]") {
   Run f = run_qipu("filter " + Sample);
   Run c = run_qipu("convert --to en " + Sample);
   REQUIRE(f.code == 0);
