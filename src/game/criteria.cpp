@@ -313,6 +313,10 @@ struct Matcher::Impl {
   };
   std::vector<Entry> tests;
   bool walk_keys = false;
+  // Keys wanted only while the board has at least this many pieces (a position to find):
+  // captures cannot be undone, so the walk stops below. all_keys: every key (ECO).
+  int min_pieces = 64;
+  bool all_keys = false;
   std::optional<MaterialCounts> material;
   int stable = 1;
   Classifier classify;
@@ -432,7 +436,9 @@ void Matcher::Impl::add_outcome(const Criteria& c) {
 void Matcher::Impl::add_positions(const Criteria& c) {
   if (!c.fen.empty()) {
     walk_keys = true;
-    Key k = Position::from_fen(c.fen).position->key();
+    Position target = *Position::from_fen(c.fen).position;
+    min_pieces = std::min(min_pieces, popcount(target.pieces()));
+    Key k = target.key();
     add(c, "fen",
         [k](const GameRecord&, const Walk& w) { return std::find(w.keys.begin(), w.keys.end(), k) != w.keys.end(); });
   }
@@ -440,6 +446,7 @@ void Matcher::Impl::add_positions(const Criteria& c) {
     MoveListText l = read_move_list(c.moves);
     if (c.transpose) {
       walk_keys = true;
+      min_pieces = std::min(min_pieces, popcount(l.position.pieces()));
       add(c, "moves", [k = l.position.key()](const GameRecord&, const Walk& w) {
         return std::find(w.keys.begin(), w.keys.end(), k) != w.keys.end();
       });
@@ -458,7 +465,7 @@ void Matcher::Impl::add_positions(const Criteria& c) {
     add(c, "material", [](const GameRecord&, const Walk& w) { return w.material_held; });
   }
   if ((!c.eco.empty() || !c.opening.empty()) && classify) {
-    walk_keys = true;
+    walk_keys = all_keys = true;
     auto range = c.eco.empty() ? std::nullopt : eco_range(c.eco);
     std::string name = fold_case(c.opening);
     add(c, {"eco", "opening"}, [this, range, name](const GameRecord&, const Walk& w) {
@@ -482,9 +489,15 @@ Walk Matcher::Impl::walk(const GameRecord& rec) const {
       w.material_held |= held >= stable;
     }
   };
-  visit(rec.start_position);
-  for_each_move(rec.start_position, rec.mainline,
-                [&](const Position&, const MoveNode&, const Position& after) { visit(after); });
+  const bool may_stop = !all_keys && !material;
+  Position pos = rec.start_position;
+  visit(pos);
+  for (const MoveNode& node : rec.mainline) {
+    if (node.move.is_none()) break;
+    pos.play(node.move);
+    if (may_stop && popcount(pos.pieces()) < min_pieces) break;
+    visit(pos);
+  }
   return w;
 }
 
