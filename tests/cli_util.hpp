@@ -144,15 +144,6 @@ inline std::vector<std::string> lines_of(const std::string& s) {
   return out;
 }
 
-// The fields of a line between separators (a TSV row with '\t').
-inline std::vector<std::string> split(const std::string& line, char sep) {
-  std::vector<std::string> out;
-  std::istringstream in(line);
-  std::string field;
-  while (std::getline(in, field, sep)) out.push_back(field);
-  return out;
-}
-
 inline bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
 
 // A fresh directory for this test process, under the system's temporary directory.

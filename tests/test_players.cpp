@@ -164,7 +164,7 @@ TEST_CASE("search finds names by words, folded, and results from the player's si
   CHECK(side("--player gamma --won --color white") == "1\n");
   auto no_player = run_qipu("search" + c + " --won --count");
   CHECK(no_player.code == 2);
-  CHECK(contains(no_player.err, "give --player NAME"));
+  CHECK(contains(no_player.err, "qipu search: --won: is the player's side: give the player's name too"));
 }
 
 TEST_CASE("stats --player: score and performance by colour, year and ECO family", "[players][cli]") {

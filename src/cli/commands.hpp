@@ -19,6 +19,7 @@ void setup_players(CLI::App& app);
 void setup_rating(CLI::App& app);
 void setup_show(CLI::App& app);
 void setup_serve(CLI::App& app);
+void setup_filter(CLI::App& app);
 
 // Exit codes: 0 success, 1 invalid input found, 2 usage or I/O problems.
 void set_exit_code(int code);

@@ -7,6 +7,7 @@
 #include "cli/common.hpp"
 #include "cli/lang.hpp"
 #include "qipu/db/eco.hpp"
+#include "qipu/game/criteria.hpp"
 #include "qipu/db/store.hpp"
 
 namespace qipu::cli {
@@ -19,15 +20,6 @@ struct EcoOptions {
   std::string lang;  // of the opening names
 };
 
-// The game's keys from ply 0, as the importer computes them.
-std::vector<Key> keys_of(const game::GameRecord& rec) {
-  std::vector<Key> keys{rec.start_position.key()};
-  game::for_each_move(
-      rec.start_position, rec.mainline,
-      [&](const Position&, const game::MoveNode&, const Position& after) { keys.push_back(after.key()); });
-  return keys;
-}
-
 void eco(std::ostream& out, const EcoOptions& o) {
   std::optional<db::EcoTable> table;
   try {
@@ -39,7 +31,7 @@ void eco(std::ostream& out, const EcoOptions& o) {
   Lang lang = resolve_lang(o.lang);
   game::PipelineCallbacks cb;
   cb.prepare = [&](game::GameRecord& rec) {
-    const db::Opening* op = table->classify(keys_of(rec));
+    const db::Opening* op = table->classify(game::position_keys(rec));
     auto names = op ? opening_names(lang, op->name, op->variation) : OpeningNames{};
     rec.output = (op ? op->eco : "") + "\t" + names.name + "\t" + names.variation;
   };

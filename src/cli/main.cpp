@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   qipu::cli::setup_import(app);
   qipu::cli::setup_check(app);
   qipu::cli::setup_convert(app);
+  qipu::cli::setup_filter(app);
   qipu::cli::setup_export(app);
   qipu::cli::setup_rejects(app);
   qipu::cli::setup_search(app);

@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/criteria.hpp"
 #include "cli/db_options.hpp"
 #include "cli/lang.hpp"
 #include "cli/table.hpp"
@@ -18,10 +19,7 @@ namespace {
 
 struct SearchOptions {
   std::string db;
-  db::GameFilter filter;
-  std::string termination, fen, moves;
-  bool transpose = false;
-  bool substring = false, regex = false, won = false, lost = false, drew = false;  // names; the player's result
+  CriteriaOptions criteria;
   std::string format = "table", notation = "en", sort = "id";
   std::string lang;  // of the table's headings, results and opening names
   bool desc = false, count = false;
@@ -182,38 +180,22 @@ void print_games(std::ostream& out, db::Connection& c, const db::GameQuery& quer
 }
 
 // The position filter, or nullopt with an error printed.
-std::optional<db::PositionQuery> position_query(const SearchOptions& o) {
+// (finish_criteria has checked the FEN and the moves.)
+std::optional<db::PositionQuery> position_query(const game::Criteria& c) {
   db::PositionQuery pq;
-  if (!o.fen.empty()) {
-    auto r = Position::from_fen(o.fen);
-    if (!r) {
-      std::cerr << "qipu search: --fen: " << r.error() << "\n";
-      return std::nullopt;
-    }
-    pq.position = *r;
+  if (!c.fen.empty()) {
+    pq.position = Position::from_fen(c.fen).value();
     return pq;
   }
-  auto list = db::parse_move_list(o.moves);
-  if (!list.error.empty()) {
-    std::cerr << "qipu search: --moves: " << list.error << "\n";
-    return std::nullopt;
-  }
+  auto list = db::parse_move_list(c.moves);
+  if (!list.error.empty()) return std::nullopt;
   pq.position = list.position;
-  if (!o.transpose) pq.exact_moves = list.symbols;
+  if (!c.transpose) pq.exact_moves = list.symbols;
   return pq;
 }
 
-// Names match by words unless --substring or --regex; --won/--lost/--drew are the player's.
-void set_player_options(const SearchOptions& o, db::GameFilter& f) {
-  f.names = o.regex ? game::NameMatch::Regex : o.substring ? game::NameMatch::Substring : game::NameMatch::Words;
-  f.outcome = o.won ? "won" : o.lost ? "lost" : o.drew ? "drew" : "";
-}
-
 bool build_query(const SearchOptions& o, db::GameQuery& q) {
-  db::GameFilter f = o.filter;
-  set_player_options(o, f);
-  if (!o.termination.empty()) f.termination = db::termination_from_name(o.termination);
-  if (auto e = db::add_conditions(f, q); !e.empty()) {
+  if (auto e = db::add_conditions(o.criteria.criteria, q); !e.empty()) {
     std::cerr << "qipu search: " << e << "\n";
     return false;
   }
@@ -224,15 +206,16 @@ bool build_query(const SearchOptions& o, db::GameQuery& q) {
 }
 
 void search(std::ostream& out, const SearchOptions& o) {
-  if (!o.fen.empty() && !o.moves.empty()) {
+  const game::Criteria& crit = o.criteria.criteria;
+  if (!crit.fen.empty() && !crit.moves.empty()) {
     std::cerr << "qipu search: give --fen or --moves, not both\n";
     return set_exit_code(2);
   }
   db::GameQuery q;
   if (!build_query(o, q)) return set_exit_code(2);
   auto c = db::open_for_search(db::database_path(o.db));
-  if (!o.fen.empty() || !o.moves.empty()) {
-    auto pq = position_query(o);
+  if (!crit.fen.empty() || !crit.moves.empty()) {
+    auto pq = position_query(crit);
     if (!pq) return set_exit_code(2);
     std::uint64_t replayed = 0;
     auto ids = db::find_position(*c, *pq, q, &replayed);
@@ -256,49 +239,6 @@ void run_search(const SearchOptions& o) {
   output.finish();
 }
 
-void add_filter_options(CLI::App& cmd, SearchOptions& o) {
-  db::GameFilter& f = o.filter;
-  cmd.add_option("--white", f.white,
-                 "White's name has these words, in any order: \"anand\", \"Magnus Carlsen\", \"Carlsen M\" (case, "
-                 "accents, full-width letters and 對/对 folded; any script, e.g. 王皓)");
-  cmd.add_option("--black", f.black, "Black's name has these words");
-  cmd.add_option("--player", f.player, "Either player's name has these words");
-  cmd.add_flag("--substring", o.substring, "Names match anywhere, not by words (\"anand\" then finds Praggnanandhaa)");
-  cmd.add_flag("--regex", o.regex, "Names (players, --event, --site) are ECMAScript regular expressions");
-  cmd.add_flag("--exact", f.exact, "Names (players, --event, --site) must match whole, still case-insensitive");
-  auto* won = cmd.add_flag("--won", o.won, "With --player: the games the player won");
-  auto* lost = cmd.add_flag("--lost", o.lost, "With --player: the games the player lost");
-  auto* drew = cmd.add_flag("--drew", o.drew, "With --player: the games the player drew");
-  won->excludes(lost)->excludes(drew);
-  lost->excludes(drew);
-  cmd.add_option("--color", f.color, "With --player: the games the player had this colour in, white or black")
-      ->check(CLI::IsMember({"white", "black"}));
-  cmd.add_option("--result", f.result, "1-0, 0-1, 1/2-1/2, *, decisive or draw")
-      ->check(CLI::IsMember({"1-0", "0-1", "1/2-1/2", "*", "decisive", "draw"}));
-  cmd.add_option("--eco", f.eco,
-                 "ECO code (C60), range (C60-C99) or letter (C); classified at import when the tag is missing");
-  cmd.add_option("--opening", f.opening, "Opening or variation name contains this (e.g. Sicilian, Najdorf)");
-  cmd.add_option("--event", f.event, "Event name contains this");
-  cmd.add_option("--site", f.site, "Site contains this");
-  cmd.add_option("--date-from", f.date_from, "Played on or after this date: 1990, 1990.05 or 1990.05.17");
-  cmd.add_option("--date-to", f.date_to, "Played on or before this date: 1990 means up to the end of 1990");
-  cmd.add_option("--min-elo", f.min_elo, "A player (both with --both-elo) rated at least this");
-  cmd.add_option("--max-elo", f.max_elo, "A player (both with --both-elo) rated at most this");
-  cmd.add_flag("--both-elo", f.both_elo, "Apply --min-elo/--max-elo to both players rather than either");
-  cmd.add_option("--min-plies", f.min_plies, "At least this many half-moves");
-  cmd.add_option("--max-plies", f.max_plies, "At most this many half-moves");
-  std::vector<std::string> terms;
-  for (int t = 0; t <= int(Termination::FiftyMoveRule); ++t) terms.emplace_back(termination_name(Termination(t)));
-  cmd.add_option("--termination", o.termination,
-                 "How the final position stands: checkmate, stalemate, insufficient_material, …")
-      ->check(CLI::IsMember(terms));
-  cmd.add_option("--material", f.material, "Material at the end, White first: KRPvKR (kings may be left out: RPvR)");
-  cmd.add_option("--fen", o.fen, "Games reaching this position at any ply (through the position index)");
-  cmd.add_option("--moves", o.moves,
-                 "Games beginning with these moves, in any notation: \"1.e4 c5 2.Nf3\", \"1.e4 c5 2.马f3\"");
-  cmd.add_flag("--transpose", o.transpose, "With --moves: also games reaching the same position by another move order");
-}
-
 }  // namespace
 
 void setup_search(CLI::App& app) {
@@ -306,7 +246,7 @@ void setup_search(CLI::App& app) {
   auto* cmd =
       app.add_subcommand("search", "Find games in the database by player, result, date, rating, opening or position");
   add_db_option(*cmd, o->db);
-  add_filter_options(*cmd, *o);
+  add_criteria_options(*cmd, o->criteria, CriteriaScope::search);
   cmd->add_option("--format", o->format, "table (default), pgn, json or csv")
       ->check(CLI::IsMember({"table", "pgn", "json", "csv"}));
   std::vector<std::string> codes;
@@ -332,7 +272,10 @@ void setup_search(CLI::App& app) {
       "          qipu search --moves \"1.e4 c5 2.Nf3 d6\" --transpose --count\n"
       "          qipu search --eco B90-B99 --min-elo 2700 --both-elo --format pgn --notation zh\n"
       "          qipu search --player 丁立人 --lang zh   (Chinese headings, results 白胜/黑胜/和棋, opening names)");
-  cmd->callback([o] { run_search(*o); });
+  cmd->callback([o, cmd] {
+    if (!finish_criteria("search", *cmd, o->criteria)) return set_exit_code(2);
+    run_search(*o);
+  });
 }
 
 }  // namespace qipu::cli

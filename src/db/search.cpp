@@ -13,55 +13,7 @@
 
 namespace qipu::db {
 
-// ---- material -------------------------------------------------------------------
-
-namespace {
-
-constexpr std::string_view PieceLetters = "KQRBNP";
-constexpr std::array<PieceType, 6> PieceOrder = {King, Queen, Rook, Bishop, Knight, Pawn};
-
-std::string side_material(const std::array<int, 6>& counts) {
-  std::string s;
-  for (std::size_t i = 0; i < counts.size(); ++i) s.append(std::size_t(counts[i]), PieceLetters[i]);
-  return s;
-}
-
-}  // namespace
-
-std::string material_signature(const Position& pos) {
-  std::string out;
-  for (Color c : {White, Black}) {
-    std::array<int, 6> counts{};
-    for (std::size_t i = 0; i < PieceOrder.size(); ++i) counts[i] = popcount(pos.pieces(c, PieceOrder[i]));
-    if (c == Black) out += 'v';
-    out += side_material(counts);
-  }
-  return out;
-}
-
-std::optional<std::string> parse_material(std::string_view spec) {
-  std::array<std::array<int, 6>, 2> counts{};
-  int side = 0;
-  for (char ch : spec) {
-    char c = char(std::toupper(static_cast<unsigned char>(ch)));
-    if (c == ' ') continue;
-    if (c == 'V' || c == '-') {
-      if (++side > 1) return std::nullopt;
-      continue;
-    }
-    auto at = PieceLetters.find(c);
-    if (at == std::string_view::npos) return std::nullopt;
-    ++counts[std::size_t(side)][at];
-  }
-  if (side != 1) return std::nullopt;
-  for (auto& c : counts) {
-    if (c[0] > 1) return std::nullopt;
-    c[0] = 1;  // the king may be left out: "RPvR"
-  }
-  return side_material(counts[0]) + "v" + side_material(counts[1]);
-}
-
-// ---- folding, name matching and LIKE ------------------------------------------------
+// ---- case folding and LIKE --------------------------------------------------------
 
 namespace {
 
@@ -177,76 +129,33 @@ std::string name_match(Builder& b, std::string_view table, std::string_view text
   return "SELECT id FROM " + std::string(table) + " WHERE " + prefilter + "qipu_name_match(name, ?, ?)";
 }
 
-bool valid_eco(std::string_view s) {
-  return s.size() == 3 && s[0] >= 'A' && s[0] <= 'E' && std::isdigit(static_cast<unsigned char>(s[1])) &&
-         std::isdigit(static_cast<unsigned char>(s[2]));
-}
-
-std::string add_eco(Builder& b, std::string eco) {
-  for (char& c : eco) c = char(std::toupper(static_cast<unsigned char>(c)));
-  std::string lo = eco, hi = eco;
-  if (auto dash = eco.find('-'); dash != std::string::npos) {
-    lo = eco.substr(0, dash);
-    hi = eco.substr(dash + 1);
-  } else if (eco.size() == 1) {
-    lo = eco + "00";
-    hi = eco + "99";
-  }
-  if (!valid_eco(lo) || !valid_eco(hi) || lo > hi)
-    return "--eco wants a code such as C60, a range such as C60-C99, or a letter A-E";
-  b.param(lo);
-  b.param(hi);
+void add_eco(Builder& b, const std::string& eco) {
+  auto range = game::eco_range(eco);
+  b.param(range->first);
+  b.param(range->second);
   b.add("g.eco BETWEEN ? AND ?");
-  return {};
 }
 
-std::string add_result(Builder& b, const std::string& r) {
+void add_result(Builder& b, const std::string& r) {
   if (r == "decisive") {
     b.add("g.result IN ('1-0', '0-1')");
   } else if (r == "draw") {
     b.add("g.result = '1/2-1/2'");
-  } else if (r == "1-0" || r == "0-1" || r == "1/2-1/2" || r == "*") {
+  } else {
     b.param(r);
     b.add("g.result = ?");
-  } else {
-    return "--result wants 1-0, 0-1, 1/2-1/2, *, decisive or draw";
   }
-  return {};
 }
 
-// A partial date "1990", "1990.05" or "1990.05.17" as YYYYMMDD; the missing parts are
-// the lowest (from) or highest (to) they can be, so that date_sort compares right.
-std::optional<std::int64_t> date_bound(std::string_view s, bool upper) {
-  int parts[3] = {-1, -1, -1}, n = 0;
-  for (std::size_t i = 0; i < s.size() && n < 3;) {
-    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return std::nullopt;
-    int v = 0, digits = 0;
-    for (; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i, ++digits) v = v * 10 + (s[i] - '0');
-    if (digits > (n == 0 ? 4 : 2)) return std::nullopt;
-    parts[n++] = v;
-    if (i < s.size() && std::string_view(".-/").find(s[i]) == std::string_view::npos) return std::nullopt;
-    if (i < s.size()) ++i;
-  }
-  if (n == 0 || parts[0] <= 0 || parts[1] > 12 || parts[2] > 31) return std::nullopt;
-  std::int64_t month = parts[1] >= 0 ? parts[1] : upper ? 99 : 0;
-  std::int64_t day = parts[2] >= 0 ? parts[2] : upper ? 99 : 0;
-  return std::int64_t(parts[0]) * 10000 + month * 100 + day;
-}
-
-std::string add_dates(Builder& b, const GameFilter& f) {
+void add_dates(Builder& b, const GameFilter& f) {
   if (!f.date_from.empty()) {
-    auto d = date_bound(f.date_from, false);
-    if (!d) return "--date-from wants a date such as 1990, 1990.05 or 1990.05.17";
-    b.param(*d);
+    b.param(*game::date_bound(f.date_from, false));
     b.add("g.date_sort >= ?");
   }
   if (!f.date_to.empty()) {
-    auto d = date_bound(f.date_to, true);
-    if (!d) return "--date-to wants a date such as 1990, 1990.05 or 1990.05.17";
-    b.param(*d);
+    b.param(*game::date_bound(f.date_to, true));
     b.add("g.date_sort <= ?");
   }
-  return {};
 }
 
 void add_elo(Builder& b, const GameFilter& f) {
@@ -258,10 +167,7 @@ void add_elo(Builder& b, const GameFilter& f) {
 
 // The player's games, on the sides --color allows, with the player's result on that
 // side (--won, --lost, --drew): one OR'ed condition per side.
-std::string add_player(Builder& b, const GameFilter& f, game::NameMatch mode) {
-  if (f.color != "" && f.color != "white" && f.color != "black") return "--color wants white or black";
-  if (f.outcome != "" && f.outcome != "won" && f.outcome != "lost" && f.outcome != "drew")
-    return "--won, --lost and --drew are the player's result: won, lost or drew";
+void add_player(Builder& b, const GameFilter& f, game::NameMatch mode) {
   std::string sides;
   for (std::string_view side : {"white", "black"}) {
     if (!f.color.empty() && f.color != side) continue;
@@ -273,23 +179,16 @@ std::string add_player(Builder& b, const GameFilter& f, game::NameMatch mode) {
     sides += (sides.empty() ? "(" : " OR (") + cond + ")";
   }
   b.add(sides);
-  return {};
 }
 
-std::string add_names(Builder& b, const GameFilter& f) {
+// (game::check_criteria has checked the queries and the player's side.)
+void add_names(Builder& b, const GameFilter& f) {
   using game::NameMatch;
-  NameMatch mode = f.exact ? NameMatch::Exact : f.names;
-  for (const std::string* text : {&f.white, &f.black, &f.player, &f.event, &f.site})
-    if (!text->empty())
-      if (auto e = game::name_query_error(*text, mode); !e.empty()) return e;
-  if ((!f.color.empty() || !f.outcome.empty()) && f.player.empty())
-    return "--color, --won, --lost and --drew are the player's: give --player NAME";
+  NameMatch mode = f.name_mode();
   if (!f.white.empty()) b.add("g.white IN (" + name_match(b, "player", f.white, mode) + ")");
   if (!f.black.empty()) b.add("g.black IN (" + name_match(b, "player", f.black, mode) + ")");
-  if (!f.player.empty())
-    if (auto e = add_player(b, f, mode); !e.empty()) return e;
-  // Events and sites are looked up by part of their name, not by words ("--event champ").
-  NameMatch place = mode == NameMatch::Words ? NameMatch::Substring : mode;
+  if (!f.player.empty()) add_player(b, f, mode);
+  NameMatch place = f.place_mode();
   if (!f.event.empty()) b.add("g.event IN (" + name_match(b, "event", f.event, place) + ")");
   if (!f.site.empty()) b.add("g.site IN (" + name_match(b, "site", f.site, place) + ")");
   if (!f.opening.empty()) {
@@ -297,25 +196,17 @@ std::string add_names(Builder& b, const GameFilter& f) {
     for (int i = 0; i < 2; ++i) b.param(contains_pattern(f.opening));
     b.add("g.opening_id IN (SELECT id FROM opening WHERE name LIKE ? ESCAPE '\\' OR variation LIKE ? ESCAPE '\\')");
   }
-  return {};
 }
 
 }  // namespace
 
-std::optional<Termination> termination_from_name(std::string_view name) {
-  for (int t = 0; t <= int(Termination::FiftyMoveRule); ++t)
-    if (termination_name(Termination(t)) == name) return Termination(t);
-  return std::nullopt;
-}
-
 std::string add_conditions(const GameFilter& f, GameQuery& q) {
+  if (auto p = game::check_criteria(f)) return p->message;
   Builder b{q};
-  if (auto e = add_names(b, f); !e.empty()) return e;
-  if (!f.result.empty())
-    if (auto e = add_result(b, f.result); !e.empty()) return e;
-  if (!f.eco.empty())
-    if (auto e = add_eco(b, f.eco); !e.empty()) return e;
-  if (auto e = add_dates(b, f); !e.empty()) return e;
+  add_names(b, f);
+  if (!f.result.empty()) add_result(b, f.result);
+  if (!f.eco.empty()) add_eco(b, f.eco);
+  add_dates(b, f);
   add_elo(b, f);
   if (f.min_plies) {
     b.param(std::int64_t(*f.min_plies));
@@ -330,9 +221,7 @@ std::string add_conditions(const GameFilter& f, GameQuery& q) {
     b.add("g.termination = ?");
   }
   if (!f.material.empty()) {
-    auto m = parse_material(f.material);
-    if (!m) return "--material wants the pieces of each side, White first, such as KRPvKR";
-    b.param(*m);
+    b.param(*parse_material(f.material));
     b.add("g.material IN (SELECT id FROM material WHERE name = ?)");
   }
   return {};
@@ -340,32 +229,15 @@ std::string add_conditions(const GameFilter& f, GameQuery& q) {
 
 // ---- position search ------------------------------------------------------------
 
-// The text goes through the PGN reader and replayer as the movetext of one game, so the
-// moves are read exactly as in an imported file (move numbers, every notation).
+// The moves read as a file's movetext (game::read_move_list), with their codec symbols.
 MoveList parse_move_list(std::string_view text) {
-  MoveList out;
-  game::PipelineOptions o;
-  o.jobs = 1;
-  o.reader.words.pieces = all_piece_words();  // every language's piece words, as import reads them
-  game::PipelineCallbacks cb;
-  int games = 0;
-  cb.game = [&](const game::InputReport&, game::GameRecord& rec) {
-    if (++games > 1) return;
-    for (const auto& d : rec.diagnostics)
-      if (d.error && out.error.empty()) out.error = (d.move.empty() ? "" : d.move + ": ") + d.message;
-    if (!out.error.empty()) return;
-    out.symbols = move_symbols(rec.start_position, rec.mainline);
-    out.keys.push_back(rec.start_position.key());
-    game::for_each_move(rec.start_position, rec.mainline,
-                        [&](const Position&, const game::MoveNode&, const Position& after) {
-                          out.keys.push_back(after.key());
-                          out.position = after;
-                        });
-  };
-  std::string movetext(text);  // the reader reads "１．e4" as people type it with a Chinese IME, and "e4；e5"
-  movetext += " *\n";
-  game::run_pipeline(std::vector<game::PipelineInput>{{"--moves", movetext}}, o, cb);
-  if (games != 1 && out.error.empty()) out.error = "expected one line of moves such as \"1.e4 c5 2.Nf3\"";
+  game::MoveListText l = game::read_move_list(text);
+  MoveList out{l.position, {}, std::move(l.keys), std::move(l.error)};
+  Position pos;
+  for (Move m : l.moves) {
+    out.symbols += char(move_symbol(pos, m));
+    pos.play(m);
+  }
   return out;
 }
 

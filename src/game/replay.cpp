@@ -110,6 +110,8 @@ struct Replayer::Impl {
   const Notation* const english_table = &english();  // looked up once: every move of a German game asks
   pgn::LineCounter lines;                            // places of diagnostics, from the reader's offsets
   std::array<int, KnownTagCount> known_tags{};       // index in rec.tags of each one's first, or -1
+  // Skip once ReplayOptions::wanted said no: the reader leaves the rest of the game unread.
+  pgn::Visit after_move = pgn::Visit::Continue;
 
   // Notes tags[i], named `name`, if it is the first of a known name, as GameRecord::tag
   // finds the first.
@@ -151,6 +153,7 @@ struct Replayer::Impl {
                "SetUp is \"1\" but there is no FEN tag: played from the standard start position");
     rec.mainline.reserve(128);
     start_mainline(!start || break_at_start);
+    if (options.wanted && !options.wanted(rec)) after_move = pgn::Visit::Skip;
   }
   // The mainline's frame lives from game to game, so that its key history keeps its memory.
   void start_mainline(bool broken) {
@@ -515,6 +518,7 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
   s.break_at_start = false;
   s.unreplayed = 0;
   s.cut = false;
+  s.after_move = Visit::Continue;
   s.preferred = s.options.notation;
   s.known_tags.fill(-1);
   return Visit::Continue;
@@ -534,12 +538,12 @@ Visit Replayer::tag(std::string_view name, std::string_view value, std::uint64_t
 
 Visit Replayer::move(std::string_view token, std::uint64_t offset) {
   impl_->add_move(token, offset);
-  return Visit::Continue;
+  return impl_->after_move;
 }
 
 Visit Replayer::san_move(std::string_view token, const San& san, std::uint64_t offset) {
   impl_->add_move(token, offset, &san);
-  return Visit::Continue;
+  return impl_->after_move;
 }
 
 // Comments and NAGs before the first move wait for it without setting the position up:

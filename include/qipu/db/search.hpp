@@ -11,14 +11,12 @@
 
 #include "qipu/board/game_state.hpp"
 #include "qipu/db/store.hpp"
-#include "qipu/game/names.hpp"
+#include "qipu/game/criteria.hpp"
 
 namespace qipu::db {
 
-// Final material, White first: "KRPvKR"; pieces in the order K Q R B N P.
-std::string material_signature(const Position& pos);
-// A user's material spec in canonical form ("krp v kr" → "KRPvKR"), or nullopt.
-std::optional<std::string> parse_material(std::string_view spec);
+using game::material_signature;
+using game::parse_material;
 
 // Registers qipu_fold(text), game::fold_name (case, accents, full-width letters,
 // traditional characters), and qipu_name_match(name, query, mode), game::name_matches
@@ -26,33 +24,19 @@ std::optional<std::string> parse_material(std::string_view spec);
 void register_search_functions(Connection& db);
 // Opens the database read-only with those functions registered.
 std::unique_ptr<Connection> open_for_search(const std::string& path);
+// Case, accents, full-width letters and traditional characters folded (game::fold_name).
 std::string fold_case(std::string_view s);
 // Escapes % _ and \ for LIKE ... ESCAPE '\'.
 std::string escape_like(std::string_view s);
 
-// Filters on the game table's columns; empty or unset means "any".
-struct GameFilter {
-  std::string white, black, player;                    // matched as `names` says; whole (folded) name with exact
-  game::NameMatch names = game::NameMatch::Substring;  // the command line's default is Words
-  bool exact = false;
-  std::string color;                 // with player: white or black, the side the player had
-  std::string outcome;               // with player: won, lost or drew, from the player's side
-  std::string result;                // 1-0, 0-1, 1/2-1/2, *, decisive, draw
-  std::string eco;                   // C60, C60-C99, or a letter
-  std::string event, site, opening;  // substring, case-insensitive
-  std::string date_from, date_to;    // 1990, 1990.05, 1990.05.17
-  std::optional<int> min_elo, max_elo;
-  bool both_elo = false;  // both players in the Elo range, not either
-  std::optional<int> min_plies, max_plies;
-  std::optional<Termination> termination;
-  std::string material;  // KRPvKR
-};
+// Filters on the game table's columns (game/criteria.hpp): the criteria that the
+// database keeps columns for; material is the final position's.
+using GameFilter = game::Criteria;
 
 // Adds the filter's conditions to q.where and their values to q.params. Returns what is
-// wrong with the filter, or an empty string.
+// wrong with the filter (game::check_criteria's message), or an empty string.
 std::string add_conditions(const GameFilter& f, GameQuery& q);
-// The termination named as in termination_name(), or nullopt.
-std::optional<Termination> termination_from_name(std::string_view name);
+using game::termination_from_name;
 
 // A position to find. With `exact_moves` only games whose moves begin with exactly
 // these (codec symbols, from the standard start) match; otherwise any game that reaches

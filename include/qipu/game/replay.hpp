@@ -25,6 +25,10 @@ struct ReplayOptions {
   // replaying thread: work on every position (the importer encodes moves) without a
   // second replay. Optional.
   std::function<void(GameRecord&, const Position& before, Move)> on_mainline_move = nullptr;
+  // Called once a game's tags are read, before its first move: false leaves the rest of
+  // its movetext unread (the record keeps the tags and the first move), for callers that
+  // choose games by their tags (filter). Optional.
+  std::function<bool(const GameRecord&)> wanted = nullptr;
 };
 
 // A pgn::Visitor that builds a GameRecord per game and hands it to `on_game`.
