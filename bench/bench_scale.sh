@@ -35,18 +35,19 @@ queries=(
   "$qipu search --db $db --fen '$start_fen' --limit 20"
 )
 
-# Mean milliseconds of each query, tab-separated, in the order above.
+# Mean milliseconds of each query, wall then CPU (user + sys: the steadier figure on a
+# shared machine), tab-separated, in the order above.
 time_queries() {
-  hyperfine -N -w 1 -r "$runs" --export-csv "$tmp/q.csv" "${queries[@]}" > /dev/null 2>&1 || {
+  hyperfine -N -i -w 1 -r "$runs" --export-csv "$tmp/q.csv" "${queries[@]}" > /dev/null 2>&1 || {
     echo "bench_scale: a query failed" >&2
-    printf '%s' "$(printf 'NA\t%.0s' "${names[@]}")"
+    printf '%s' "$(printf 'NA\tNA\t%.0s' "${names[@]}")"
     return
   }
-  awk -F, 'NR > 1 { printf "%s%.1f", (NR > 2 ? "\t" : ""), $2 * 1000 }' "$tmp/q.csv"
+  awk -F, 'NR > 1 { printf "%s%.1f\t%.1f", (NR > 2 ? "\t" : ""), $2 * 1000, ($5 + $6) * 1000 }' "$tmp/q.csv"
 }
 
 header="games\tstep_games\twall_s\tcpu_s\tgames_per_s\trss_mb\tdb_bytes\tbytes_per_game\tpositions\tbytes_per_position"
-for q in "${names[@]}"; do header+="\t${q}_ms"; done
+for q in "${names[@]}"; do header+="\t${q}_ms\t${q}_cpu_ms"; done
 printf "$header\n" | tee "$out.tsv"
 for ((done_ = 0; done_ < n; done_ += step)); do
   this=$(( n - done_ < step ? n - done_ : step ))
@@ -75,10 +76,10 @@ set ylabel "games/s (step)"
 set yrange [0:*]
 plot "$out.tsv" using (\$1/1e6):5 with linespoints title "import games/s", \
      "$out.tsv" using (\$1/1e6):(\$6*100) with linespoints title "peak RSS (MB x 100)"
-set ylabel "query ms (whole command)"
+set ylabel "query ms (whole command, wall)"
 set logscale y
 set yrange [*:*]
-plot for [c=11:16] "$out.tsv" using (\$1/1e6):c with linespoints
+plot for [c=11:22:2] "$out.tsv" using (\$1/1e6):c with linespoints
 unset multiplot
 EOF
 echo "wrote $out.tsv and $out.svg" >&2

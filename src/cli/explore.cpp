@@ -226,6 +226,10 @@ void setup_explore(CLI::App& app) {
   cmd->footer(
       "Each game counts once, with the move it played the first time it reached the position;\n"
       "percentages are of the games with that move. Elo is the mean of the known ratings of both players.\n"
+      "Opening positions (at most 12 pieces and pawns off their start squares) are answered from the\n"
+      "explorer's aggregate, kept by import: milliseconds at any database size. With a filter (--player,\n"
+      "--min-elo, --date-from, --date-to), --top above 10, or a later position, the games are read instead\n"
+      "through the position index, which takes longer the more games reach the position.\n"
       "Example: qipu explore --moves \"1.e4 c5 2.Nf3 d6\" --notation zh");
   cmd->callback([o] { run_explore(*o); });
 }
