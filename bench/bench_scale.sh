@@ -46,7 +46,10 @@ time_queries() {
   awk -F, 'NR > 1 { printf "%s%.1f\t%.1f", (NR > 2 ? "\t" : ""), $2 * 1000, ($5 + $6) * 1000 }' "$tmp/q.csv"
 }
 
-header="games\tstep_games\twall_s\tcpu_s\tgames_per_s\trss_mb\tdb_bytes\tbytes_per_game\tpositions\tbytes_per_position"
+# bytes_per_game: the games' own tables (file less free pages, position index and
+# aggregate); explore_bytes_per_game: the explorer's aggregate; free: pages merges freed,
+# reused by later writes.
+header="games\tstep_games\twall_s\tcpu_s\tgames_per_s\trss_mb\tdb_bytes\tfree_bytes\tbytes_per_game\texplore_bytes_per_game\tpositions\tbytes_per_position"
 for q in "${names[@]}"; do header+="\t${q}_ms\t${q}_cpu_ms"; done
 printf "$header\n" | tee "$out.tsv"
 for ((done_ = 0; done_ < n; done_ += step)); do
@@ -58,9 +61,12 @@ for ((done_ = 0; done_ < n; done_ += step)); do
   bytes=$(stat -c %s "$db")
   positions=$(sqlite3 "$db" "SELECT coalesce(sum(entries), 0) FROM segment")
   index_bytes=$(sqlite3 "$db" "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN ('posting', 'posting_range', 'segment') AND aggregate = TRUE")
+  explore_bytes=$(sqlite3 "$db" "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name LIKE 'explore%' AND aggregate = TRUE")
+  free_bytes=$(sqlite3 "$db" "SELECT freelist_count * page_size FROM pragma_freelist_count, pragma_page_size")
   row=$(awk -v g="$games" -v s="$this" -v w="$wall" -v u="$user" -v y="$sys" -v m="$rss" -v b="$bytes" -v p="$positions" \
-    -v ib="$index_bytes" 'BEGIN { printf "%d\t%d\t%.1f\t%.1f\t%.0f\t%.0f\t%d\t%.1f\t%d\t%s", g, s, w, u + y, s / w, m / 1024, b, \
-      (b - ib) / g, p, (p > 0 ? sprintf("%.2f", ib / p) : "NA") }')
+    -v ib="$index_bytes" -v eb="$explore_bytes" -v fb="$free_bytes" 'BEGIN {
+      printf "%d\t%d\t%.1f\t%.1f\t%.0f\t%.0f\t%d\t%d\t%.1f\t%.1f\t%d\t%s", g, s, w, u + y, s / w, m / 1024, b, fb,
+        (b - fb - ib - eb) / g, eb / g, p, (p > 0 ? sprintf("%.2f", ib / p) : "NA") }')
   printf '%s\t%s\n' "$row" "$(time_queries)" | tee -a "$out.tsv"
 done
 
@@ -79,7 +85,7 @@ plot "$out.tsv" using (\$1/1e6):5 with linespoints title "import games/s", \
 set ylabel "query ms (whole command, wall)"
 set logscale y
 set yrange [*:*]
-plot for [c=11:22:2] "$out.tsv" using (\$1/1e6):c with linespoints
+plot for [c=13:24:2] "$out.tsv" using (\$1/1e6):c with linespoints
 unset multiplot
 EOF
 echo "wrote $out.tsv and $out.svg" >&2

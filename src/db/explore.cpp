@@ -29,13 +29,14 @@ struct AggEntry {
   std::uint32_t last_year = 0, ntop = 0;
   std::array<Top, TopKept> top{};
 
-  void add_top(const Top* begin, const Top* end) {
-    std::array<Top, 2 * TopKept> all{};
-    std::size_t n = std::size_t(std::copy(top.begin(), top.begin() + ntop, all.begin()) - all.begin());
-    for (const Top* t = begin; t != end && n < all.size(); ++t) all[n++] = *t;
-    std::sort(all.begin(), all.begin() + std::ptrdiff_t(n), better);
-    ntop = std::uint32_t(std::min(n, TopKept));
-    std::copy(all.begin(), all.begin() + ntop, top.begin());
+  // Keeps the TopKept best of the list and t, in order: most games that reach a popular
+  // position are not among its best and cost one comparison.
+  void add_top(const Top& t) {
+    if (ntop == TopKept && !better(t, top[ntop - 1])) return;
+    std::uint32_t at = std::min<std::uint32_t>(ntop, TopKept - 1);
+    for (; at > 0 && better(t, top[at - 1]); --at) top[at] = top[at - 1];
+    top[at] = t;
+    ntop = std::min<std::uint32_t>(ntop + 1, TopKept);
   }
   void add(const AggEntry& e) {
     games += e.games;
@@ -45,7 +46,7 @@ struct AggEntry {
     elo_games += e.elo_games;
     elo2_sum += e.elo2_sum;
     last_year = std::max(last_year, e.last_year);
-    add_top(e.top.data(), e.top.data() + e.ntop);
+    for (std::uint32_t i = 0; i < e.ntop; ++i) add_top(e.top[i]);
   }
 };
 
@@ -144,8 +145,7 @@ void count(AggEntry& e, const ExploreWriter::Game& g) {
   if (g.elo2 >= 0) {
     ++e.elo_games;
     e.elo2_sum += std::uint64_t(g.elo2);
-    Top t{g.id, g.elo2};
-    e.add_top(&t, &t + 1);
+    e.add_top({g.id, g.elo2});
   }
   e.last_year = std::max(e.last_year, std::uint32_t(g.year));
 }
