@@ -17,6 +17,32 @@ db=${DB:-/tmp/qipu-scale.db}
 out=${OUT:-bench/bench_scale}
 runs=${RUNS:-5}
 here=$(dirname "$0")
+# Plots a TSV this script wrote into an SVG beside it.
+plot() {
+  local tsv=$1 svg=${1%.tsv}.svg
+  command -v gnuplot > /dev/null || { echo "bench_scale: wrote $tsv; no plot without gnuplot (apt-get install gnuplot-nox)" >&2; return 0; }
+  gnuplot <<EOF
+set terminal svg size 1000,420 dynamic noenhanced font "sans,11"
+set output "$svg"
+set datafile separator "\t"
+set key autotitle columnhead top left
+set multiplot layout 1,2 title "qipu: import into one database in steps, and queries after each step (2-core VM, shared)"
+set xlabel "games in the database (millions)"
+set ylabel "games/s (step)"
+set yrange [0:*]
+plot "$tsv" using (\$1/1e6):5 with linespoints title "import games/s (wall)", \\
+     "$tsv" using (\$1/1e6):(\$2/\$4) with linespoints title "games per CPU second", \\
+     "$tsv" using (\$1/1e6):(\$6*100) with linespoints title "peak RSS (MB x 100)"
+set ylabel "query CPU ms (user + sys, whole command; wall in the TSV)"
+set logscale y
+set yrange [*:*]
+plot for [c=14:24:2] "$tsv" using (\$1/1e6):c with linespoints
+unset multiplot
+EOF
+  echo "wrote $tsv and $svg" >&2
+}
+# bench_scale.sh --plot TSV: only the plot, e.g. of a run stopped midway.
+if [[ $n == --plot ]]; then plot "$2"; exit; fi
 for tool in hyperfine sqlite3; do
   command -v $tool > /dev/null || { echo "bench_scale: $tool is needed (apt-get install $tool)" >&2; exit 2; }
 done
@@ -65,27 +91,9 @@ for ((done_ = 0; done_ < n; done_ += step)); do
   free_bytes=$(sqlite3 "$db" "SELECT freelist_count * page_size FROM pragma_freelist_count, pragma_page_size")
   row=$(awk -v g="$games" -v s="$this" -v w="$wall" -v u="$user" -v y="$sys" -v m="$rss" -v b="$bytes" -v p="$positions" \
     -v ib="$index_bytes" -v eb="$explore_bytes" -v fb="$free_bytes" 'BEGIN {
-      printf "%d\t%d\t%.1f\t%.1f\t%.0f\t%.0f\t%d\t%d\t%.1f\t%.1f\t%d\t%s", g, s, w, u + y, s / w, m / 1024, b, fb,
+      printf "%d\t%d\t%.1f\t%.1f\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.1f\t%.0f\t%s", g, s, w, u + y, s / w, m / 1024, b, fb,
         (b - fb - ib - eb) / g, eb / g, p, (p > 0 ? sprintf("%.2f", ib / p) : "NA") }')
   printf '%s\t%s\n' "$row" "$(time_queries)" | tee -a "$out.tsv"
 done
 
-command -v gnuplot > /dev/null || { echo "bench_scale: wrote $out.tsv; no plot without gnuplot (apt-get install gnuplot-nox)" >&2; exit 0; }
-gnuplot <<EOF
-set terminal svg size 1000,420 dynamic font "sans,11"
-set output "$out.svg"
-set datafile separator "\t"
-set key autotitle columnhead top left
-set multiplot layout 1,2 title "qipu: import into one database in steps, and queries after each step (2-core VM, shared)"
-set xlabel "games in the database (millions)"
-set ylabel "games/s (step)"
-set yrange [0:*]
-plot "$out.tsv" using (\$1/1e6):5 with linespoints title "import games/s", \
-     "$out.tsv" using (\$1/1e6):(\$6*100) with linespoints title "peak RSS (MB x 100)"
-set ylabel "query ms (whole command, wall)"
-set logscale y
-set yrange [*:*]
-plot for [c=13:24:2] "$out.tsv" using (\$1/1e6):c with linespoints
-unset multiplot
-EOF
-echo "wrote $out.tsv and $out.svg" >&2
+plot "$out.tsv"
