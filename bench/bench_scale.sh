@@ -86,8 +86,8 @@ for ((done_ = 0; done_ < n; done_ += step)); do
   games=$(sqlite3 "$db" "SELECT count(*) FROM game")
   bytes=$(stat -c %s "$db")
   positions=$(sqlite3 "$db" "SELECT coalesce(sum(entries), 0) FROM segment")
-  index_bytes=$(sqlite3 "$db" "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN ('posting', 'posting_range', 'segment') AND aggregate = TRUE")
-  explore_bytes=$(sqlite3 "$db" "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name LIKE 'explore%' AND aggregate = TRUE")
+  index_bytes=$(sqlite3 "$db" "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN ('posting', 'posting_range', 'segment')")
+  explore_bytes=$(sqlite3 "$db" "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name LIKE 'explore%'")
   free_bytes=$(sqlite3 "$db" "SELECT freelist_count * page_size FROM pragma_freelist_count, pragma_page_size")
   row=$(awk -v g="$games" -v s="$this" -v w="$wall" -v u="$user" -v y="$sys" -v m="$rss" -v b="$bytes" -v p="$positions" \
     -v ib="$index_bytes" -v eb="$explore_bytes" -v fb="$free_bytes" 'BEGIN {
