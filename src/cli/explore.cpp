@@ -105,23 +105,27 @@ void print_moves(std::ostream& out, Lang lang, const Position& pos, const db::Ex
                  bool player) {
   auto w = [&](std::string_view english) { return std::string(word(lang, english)); };
   std::vector<Column> columns{{w("move")},
-                                     {w("games"), 0, 40, true},
-                                     {w("share"), 0, 40, true},
-                                     {w("white"), 0, 40, true},
-                                     {w("draw"), 0, 40, true},
-                                     {w("black"), 0, 40, true},
-                                     {w("elo"), 0, 40, true},
-                                     {w("last")}};
+                              {w("games"), 0, 40, true},
+                              {w("share"), 0, 40, true},
+                              {w("white"), 0, 40, true},
+                              {w("draw"), 0, 40, true},
+                              {w("black"), 0, 40, true},
+                              {w("elo"), 0, 40, true},
+                              {w("last")}};
   if (player) columns.insert(columns.end(), {{w("score"), 0, 40, true}, {w("perf"), 0, 40, true}});
   Table table(columns);
   WriteStyle style;
   style.spaced = n.space_after_piece;
   const auto& t = ex.total;
   for (const auto& m : ex.moves) {
-    std::vector<std::string> row{write_move(pos, m.move, n, style),     std::to_string(m.games),
-                                 percent(m.games, t.games),            percent(m.white_wins, m.games),
-                                 percent(m.draws, m.games),            percent(m.black_wins, m.games),
-                                 average(m),                           m.last_year ? std::to_string(m.last_year) : ""};
+    std::vector<std::string> row{write_move(pos, m.move, n, style),
+                                 std::to_string(m.games),
+                                 percent(m.games, t.games),
+                                 percent(m.white_wins, m.games),
+                                 percent(m.draws, m.games),
+                                 percent(m.black_wins, m.games),
+                                 average(m),
+                                 m.last_year ? std::to_string(m.last_year) : ""};
     if (player) row.insert(row.end(), {player_score(m), performance(m)});
     table.add(row);
   }
@@ -284,6 +288,10 @@ void setup_explore(CLI::App& app) {
       "Each game counts once, with the move it played the first time it reached the position;\n"
       "percentages are of the games with that move. Elo is the mean of the known ratings of both players.\n"
       "With --player, score is the player's percentage and perf FIDE's performance rating over the rated opponents.\n"
+      "Opening positions (at most 12 pieces and pawns off their start squares) are answered from the\n"
+      "explorer's aggregate, kept by import: milliseconds at any database size. With a filter (--player,\n"
+      "--min-elo, --date-from, --date-to), --top above 10, or a later position, the games are read instead\n"
+      "through the position index, which takes longer the more games reach the position.\n"
       "Examples: qipu explore --moves \"1.e4 c5 2.Nf3 d6\" --notation zh\n"
       "          qipu explore --moves \"1.e4 c5 2.马f3 d6\" --lang zh   (Chinese headings, opening name and moves)\n"
       "          qipu explore --moves \"1.e4\" --player carlsen --color black");

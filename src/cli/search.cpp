@@ -10,6 +10,7 @@
 #include "cli/db_options.hpp"
 #include "cli/lang.hpp"
 #include "cli/table.hpp"
+#include "qipu/db/explore.hpp"
 #include "qipu/db/search.hpp"
 #include "qipu/game/writer.hpp"
 
@@ -217,8 +218,15 @@ void search(std::ostream& out, const SearchOptions& o) {
   if (!crit.fen.empty() || !crit.moves.empty()) {
     auto pq = position_query(crit);
     if (!pq) return set_exit_code(2);
+    if (o.count && !pq->exact_moves && q.where == "1")  // no other filter: the explorer's aggregate may know
+      if (auto n = db::count_aggregate(*c, pq->position)) {
+        out << *n << "\n";
+        return;
+      }
     std::uint64_t replayed = 0;
-    auto ids = db::find_position(*c, *pq, q, &replayed);
+    // In id order (the default), a page needs only the matches up to it.
+    bool by_id = o.sort == "id" && !o.desc && q.limit > 0 && !o.count;
+    auto ids = db::find_position(*c, *pq, q, &replayed, by_id ? std::size_t(q.limit + q.offset) : SIZE_MAX);
     note_replayed("search", replayed, db::database_path(o.db));
     if (o.count) {
       out << ids.size() << "\n";

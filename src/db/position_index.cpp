@@ -1,119 +1,62 @@
 #include "qipu/db/position_index.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 
 #include "qipu/board/position.hpp"
 #include "qipu/db/codec.hpp"
+#include "runs.hpp"
 
 namespace qipu::db {
 
 namespace {
-
-constexpr std::size_t ChunkEntries = 256;
 
 using Entry = PositionIndexWriter::Entry;
 
 // Chunk layout, per entry: key delta from the previous entry (the chunk's first key
 // for the first); then the game id, as a delta from the previous entry's when the key
 // repeats, else whole; then the ply.
-std::string encode_chunk(const Entry* begin, const Entry* end) {
-  std::string out;
-  std::uint64_t prev_key = begin->key;
-  std::int64_t prev_game = -1;
-  for (const Entry* e = begin; e != end; ++e) {
-    std::uint64_t delta = e->key - prev_key;
-    put_varint(out, delta);
-    bool same_key = delta == 0 && prev_game >= 0;
-    put_varint(out, std::uint64_t(same_key ? e->game - prev_game : e->game));
-    put_varint(out, std::uint64_t(e->ply));
-    prev_key = e->key;
-    prev_game = e->game;
-  }
-  return out;
-}
+struct IndexCodec {
+  using Entry = PositionIndexWriter::Entry;
+  static constexpr std::size_t ChunkEntries = 256;
+  static std::int64_t sql_key(const Entry& e) { return std::int64_t(e.key); }
+  static bool less(const Entry& a, const Entry& b) { return a < b; }
+  static bool combine(Entry&, const Entry&) { return false; }
 
-template <class F>
-bool decode_chunk(std::uint64_t first_key, std::string_view data, F&& f) {
-  std::uint64_t key = first_key, delta, game_field, ply;
-  std::int64_t prev_game = -1;
-  while (!data.empty()) {
-    if (!get_varint(data, delta) || !get_varint(data, game_field) || !get_varint(data, ply)) return false;
-    key += delta;
-    std::int64_t game =
-        (delta == 0 && prev_game >= 0) ? prev_game + std::int64_t(game_field) : std::int64_t(game_field);
-    if (!f(Entry{key, game, int(ply)})) return true;
-    prev_game = game;
-  }
-  return true;
-}
-
-std::vector<std::int64_t> segment_ids(Connection& db) {
-  std::vector<std::int64_t> ids;
-  auto st = db.prepare("SELECT id FROM segment ORDER BY id");
-  while (st.step()) ids.push_back(st.int64(0));
-  return ids;
-}
-
-// Writes entries in sorted order as chunks of one new segment, as they come.
-class SegmentWriter {
- public:
-  explicit SegmentWriter(Connection& db)
-      : db_(db), ins_(db.prepare("INSERT INTO posting(segment, first_key, last_key, data) VALUES (?, ?, ?, ?)")) {
-    db.prepare("INSERT INTO segment(entries) VALUES (0)").run();
-    id_ = db.last_insert_id();
-  }
-  void add(const Entry& e) {
-    chunk_.push_back(e);
-    if (chunk_.size() == ChunkEntries) flush();
-  }
-  void finish() {
-    flush();
-    db_.prepare("UPDATE segment SET entries = ? WHERE id = ?").bind(1, std::int64_t(count_)).bind(2, id_).run();
+  static std::string encode(const Entry* begin, const Entry* end) {
+    std::string out;
+    std::uint64_t prev_key = begin->key;
+    std::int64_t prev_game = -1;
+    for (const Entry* e = begin; e != end; ++e) {
+      std::uint64_t delta = e->key - prev_key;
+      put_varint(out, delta);
+      bool same_key = delta == 0 && prev_game >= 0;
+      put_varint(out, std::uint64_t(same_key ? e->game - prev_game : e->game));
+      put_varint(out, std::uint64_t(e->ply));
+      prev_key = e->key;
+      prev_game = e->game;
+    }
+    return out;
   }
 
- private:
-  void flush() {
-    if (chunk_.empty()) return;
-    std::string data = encode_chunk(chunk_.data(), chunk_.data() + chunk_.size());
-    ins_.bind(1, id_).bind(2, std::int64_t(chunk_.front().key)).bind(3, std::int64_t(chunk_.back().key));
-    ins_.bind_blob(4, data.data(), data.size()).run();
-    count_ += chunk_.size();
-    chunk_.clear();
+  template <class F>
+  static bool decode(std::int64_t first_key, std::string_view data, F&& f) {
+    std::uint64_t key = std::uint64_t(first_key), delta, game_field, ply;
+    std::int64_t prev_game = -1;
+    while (!data.empty()) {
+      if (!get_varint(data, delta) || !get_varint(data, game_field) || !get_varint(data, ply)) return false;
+      key += delta;
+      std::int64_t game =
+          (delta == 0 && prev_game >= 0) ? prev_game + std::int64_t(game_field) : std::int64_t(game_field);
+      if (!f(Entry{key, game, int(ply)})) return true;
+      prev_game = game;
+    }
+    return true;
   }
-  Connection& db_;
-  Statement ins_;
-  std::int64_t id_;
-  std::uint64_t count_ = 0;
-  std::vector<Entry> chunk_;
 };
 
-// Reads one segment's entries in order, a chunk at a time.
-class SegmentCursor {
- public:
-  SegmentCursor(Connection& db, std::int64_t segment)
-      : st_(db.prepare("SELECT first_key, data FROM posting WHERE segment = ? ORDER BY last_key, id")) {
-    st_.bind(1, segment);
-    advance();
-  }
-  [[nodiscard]] bool done() const { return at_ >= chunk_.size(); }
-  [[nodiscard]] const Entry& current() const { return chunk_[at_]; }
-  void advance() {
-    if (++at_ < chunk_.size()) return;
-    chunk_.clear();
-    at_ = 0;
-    if (!st_.step()) return;
-    decode_chunk(std::uint64_t(st_.int64(0)), st_.blob(1), [&](const Entry& e) {
-      chunk_.push_back(e);
-      return true;
-    });
-  }
-
- private:
-  Statement st_;
-  std::vector<Entry> chunk_;
-  std::size_t at_ = std::size_t(-1);
-};
+constexpr runs::Tables IndexTables{"segment", "posting"};
 
 // Stable LSD radix sort on the 48-bit key: entries arrive in game and ply order, so
 // the result is ordered by (key, game, ply) without comparing games.
@@ -131,10 +74,7 @@ void sort_by_key(std::vector<Entry>& v) {
 }  // namespace
 
 void PositionIndexWriter::write_segment(Connection& db, const std::vector<Entry>& sorted) {
-  if (sorted.empty()) return;
-  SegmentWriter w(db);
-  for (const auto& e : sorted) w.add(e);
-  w.finish();
+  runs::write<IndexCodec>(db, IndexTables, sorted);
 }
 
 void PositionIndexWriter::flush(Connection& db) {
@@ -144,50 +84,61 @@ void PositionIndexWriter::flush(Connection& db) {
   entries_.shrink_to_fit();
 }
 
-// A k-way merge of the sorted segments, a chunk of each in memory at a time. Ties go
-// to the older segment, whose games are older, so the (key, game) order holds.
+int run_level(std::uint64_t size, std::uint64_t base) {
+  int level = 0;
+  for (std::uint64_t s = base * MergeFanout; size >= s && level < 40; s *= MergeFanout) ++level;
+  return level;
+}
+
+std::size_t runs_to_merge(const std::vector<std::uint64_t>& sizes, std::uint64_t base) {
+  if (sizes.empty()) return 0;
+  int level = run_level(sizes.back(), base);
+  std::size_t same = 0;
+  while (same < sizes.size() && run_level(sizes[sizes.size() - 1 - same], base) <= level) ++same;
+  return same >= MergeFanout ? same : 0;
+}
+
+std::size_t small_runs(const std::vector<std::uint64_t>& sizes, std::uint64_t base) {
+  std::size_t n = 0;
+  while (n < sizes.size() && run_level(sizes[sizes.size() - 1 - n], base) == 0) ++n;
+  return n;
+}
+
+void merge_position_index(Connection& db) { runs::merge_by_size<IndexCodec>(db, IndexTables, IndexRunBase); }
+
+void finish_position_index(Connection& db) { runs::merge_small<IndexCodec>(db, IndexTables, IndexRunBase); }
+
 void compact_position_index(Connection& db) {
-  auto ids = segment_ids(db);
-  if (ids.size() < 2) return;
-  std::vector<std::unique_ptr<SegmentCursor>> cursors;
-  for (auto id : ids) cursors.push_back(std::make_unique<SegmentCursor>(db, id));
-  SegmentWriter out(db);
-  for (;;) {
-    SegmentCursor* best = nullptr;
-    for (auto& c : cursors)
-      if (!c->done() && (!best || c->current() < best->current())) best = c.get();
-    if (!best) break;
-    out.add(best->current());
-    best->advance();
-  }
-  out.finish();
-  cursors.clear();
-  for (auto id : ids) {
-    db.prepare("DELETE FROM posting WHERE segment = ?").bind(1, id).run();
-    db.prepare("DELETE FROM segment WHERE id = ?").bind(1, id).run();
-  }
+  auto r = runs::list(db, IndexTables);
+  if (r.ids.size() > 1) runs::merge_newest<IndexCodec>(db, IndexTables, r, r.ids.size());
 }
 
 std::vector<PositionHit> lookup_position(Connection& db, Key key) {
   std::uint64_t k = index_key(key);
   std::vector<PositionHit> hits;
-  auto st = db.prepare("SELECT first_key, data FROM posting WHERE segment = ? AND last_key >= ? ORDER BY last_key, id");
-  for (std::int64_t seg : segment_ids(db)) {
-    st.bind(1, seg).bind(2, std::int64_t(k));
-    while (st.step()) {
-      auto first = std::uint64_t(st.int64(0));
-      if (first > k) break;
-      decode_chunk(first, st.blob(1), [&](const Entry& e) {
-        if (e.key == k) hits.push_back({e.game, e.ply});
-        return e.key <= k;
-      });
-    }
-    st.reset();
-  }
+  runs::for_each_from<IndexCodec>(db, IndexTables, std::int64_t(k), [&](const Entry& e) {
+    if (e.key == k) hits.push_back({e.game, e.ply});
+    return e.key <= k;
+  });
   std::sort(hits.begin(), hits.end(), [](const PositionHit& a, const PositionHit& b) {
     return a.game != b.game ? a.game < b.game : a.ply < b.ply;
   });
   return hits;
+}
+
+void for_each_hit(Connection& db, Key key, const std::function<bool(const PositionHit&)>& f) {
+  std::uint64_t k = index_key(key);
+  std::int64_t last = -1;
+  bool more = true;
+  runs::for_each_from<IndexCodec>(db, IndexTables, std::int64_t(k), [&](const Entry& e) {
+    if (!more || e.key > k) return false;
+    if (e.key < k) return true;
+    // Games get ever larger ids and merges join neighbouring runs, so runs hold consecutive
+    // games, oldest first; a database that breaks this would make callers skip matches.
+    if (e.game < last) throw DbError("the position index is not in game order: import the games into a new database");
+    last = e.game;
+    return more = f({e.game, e.ply});
+  });
 }
 
 namespace {
@@ -201,7 +152,7 @@ std::vector<IdRange> games_without_start_entry(Connection& db) {
   std::vector<std::int64_t> indexed;
   auto postings = db.prepare("SELECT first_key, data FROM posting");
   while (postings.step())
-    decode_chunk(std::uint64_t(postings.int64(0)), postings.blob(1), [&](const Entry& e) {
+    IndexCodec::decode(postings.int64(0), postings.blob(1), [&](const Entry& e) {
       if (e.ply == 0) indexed.push_back(e.game);
       return true;
     });

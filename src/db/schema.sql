@@ -1,4 +1,4 @@
--- qipu database, schema version 2. Applied by src/db/store.cpp, which records the
+-- qipu database, schema version 3. Applied by src/db/store.cpp, which records the
 -- version in PRAGMA user_version.
 
 -- Names are unique: the importer reads them all and interns them in memory, so they
@@ -87,6 +87,21 @@ CREATE INDEX posting_range ON posting(segment, last_key);
 -- Games stored without position index entries (import --no-position-index), as ranges
 -- of ids, written with the games: position queries replay these games instead.
 CREATE TABLE unindexed (first_game INTEGER NOT NULL, last_game INTEGER NOT NULL);
+
+-- @explore: the explorer's aggregate (include/qipu/db/explore.hpp): per position with at
+-- most 12 units off their start squares and per move played from it, the games, results,
+-- Elo sums, last year and best-rated games, as sorted runs of chunks in the position
+-- index's form; rows of one position and move in several runs add up. Version 3; an
+-- import into a version 2 database adds these and fills them from its games.
+CREATE TABLE explore_segment (id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);
+CREATE TABLE explore_posting (
+  id        INTEGER PRIMARY KEY,
+  segment   INTEGER NOT NULL REFERENCES explore_segment(id) ON DELETE CASCADE,
+  first_key INTEGER NOT NULL,
+  last_key  INTEGER NOT NULL,
+  data      BLOB NOT NULL
+);
+CREATE INDEX explore_posting_range ON explore_posting(segment, last_key);
 
 -- @game-indexes: an import into an empty database drops these and makes them again at
 -- its end (sorted input fills their pages); opening for writing makes any that are missing.

@@ -375,39 +375,44 @@ std::uint64_t for_each_unindexed(Connection& db, const std::string& columns, con
 }
 
 // Calls f(row, ply) for each game that passes the filter and reaches the position, at
-// the first ply where it does: index hits, verified, then the games without index
-// entries, replayed. Returns how many games were replayed.
+// the first ply where it does: index hits, verified, in game order, then the games without
+// index entries, replayed; each part stops after `max` games. Returns how many games were
+// replayed.
 template <class F>
 std::uint64_t for_each_verified(Connection& db, const Position& pos, const std::string& columns,
-                                const GameQuery& filter, F&& f) {
-  auto hits = lookup_position(db, pos.key());
+                                const GameQuery& filter, F&& f, std::size_t max = SIZE_MAX) {
   HitScanner scan(db, columns, filter);
   Verifier verify(db, pos);
-  for (std::size_t i = 0; i < hits.size();) {
-    std::size_t end = i;
-    while (end < hits.size() && hits[end].game == hits[i].game) ++end;
-    if (scan.seek(hits[i].game))
-      for (std::size_t j = i; j < end; ++j)
-        if (verify.check(scan.row(), hits[j].ply)) {
-          f(scan.row(), hits[j].ply);
-          break;
-        }
-    i = end;
-  }
+  std::int64_t game = -1;
+  bool open = false;  // the current game passes the filter and has not matched yet
+  std::size_t found = 0;
+  for_each_hit(db, pos.key(), [&](const PositionHit& h) {
+    if (h.game != game) open = scan.seek(game = h.game);
+    if (!open || !verify.check(scan.row(), h.ply)) return true;
+    f(scan.row(), h.ply);
+    open = false;
+    return ++found < max;
+  });
   std::string symbols;
+  found = 0;
   return for_each_unindexed(db, columns, filter, [&](Statement& row) {
-    if (int ply = replayed_ply(db, row, pos, symbols); ply >= 0) f(row, ply);
+    if (found >= max) return;
+    if (int ply = replayed_ply(db, row, pos, symbols); ply >= 0) {
+      f(row, ply);
+      ++found;
+    }
   });
 }
 
 }  // namespace
 
 std::vector<std::int64_t> find_position(Connection& db, const PositionQuery& pq, const GameQuery& filter,
-                                        std::uint64_t* replayed) {
+                                        std::uint64_t* replayed, std::size_t max) {
   std::vector<std::int64_t> ids;
   std::uint64_t n = 0;
   if (!pq.exact_moves) {
-    n = for_each_verified(db, pq.position, "", filter, [&](Statement& row, int) { ids.push_back(row.int64(0)); });
+    n = for_each_verified(
+        db, pq.position, "", filter, [&](Statement& row, int) { ids.push_back(row.int64(0)); }, max);
   } else {
     // Exact move order: the game's first moves are these symbols, from the standard start.
     const std::string& want = *pq.exact_moves;
@@ -415,15 +420,20 @@ std::vector<std::int64_t> find_position(Connection& db, const PositionQuery& pq,
     auto begins_so = [&](Statement& row) {
       return row.is_null(1) && unpack_symbols(row.blob(2), first, want.size()) && first == want;
     };
-    auto hits = lookup_position(db, pq.position.key());
     HitScanner scan(db, "", filter);
-    for (const auto& h : hits)
+    for_each_hit(db, pq.position.key(), [&](const PositionHit& h) {
       if (std::size_t(h.ply) == want.size() && scan.seek(h.game) && begins_so(scan.row())) ids.push_back(h.game);
+      return ids.size() < max;
+    });
+    std::size_t indexed = ids.size();
     n = for_each_unindexed(db, "", filter, [&](Statement& row) {
-      if (begins_so(row)) ids.push_back(row.int64(0));
+      if (ids.size() - indexed < max && begins_so(row)) ids.push_back(row.int64(0));
     });
   }
+  // Index hits and unindexed games are each in id order: the first `max` of both are
+  // among the first `max` of each.
   std::sort(ids.begin(), ids.end());
+  if (ids.size() > max) ids.resize(max);
   if (replayed) *replayed = n;
   return ids;
 }
@@ -486,8 +496,8 @@ std::optional<double> average_elo(Statement& row) {
 
 }  // namespace
 
-Exploration explore(Connection& db, const Position& pos, const GameQuery& filter, std::size_t top,
-                    const std::vector<std::int64_t>* player) {
+Exploration explore_scan(Connection& db, const Position& pos, const GameQuery& filter, std::size_t top,
+                         const std::vector<std::int64_t>* player) {
   Exploration ex;
   std::array<MoveStats, 256> by_code{};
   std::vector<TopGame> rated;

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
@@ -13,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
+#include <utility>
 
 #include "qipu/db/codec.hpp"
 #include "qipu/db/search.hpp"
@@ -64,7 +66,7 @@ void check_identity(const Identity& id, const std::string& path) {
     throw DbError(path + " was made by a newer qipu (schema version " + std::to_string(id.version) +
                   "); this qipu reads up to version " + std::to_string(SchemaVersion) + ": upgrade qipu");
   // Version 1 coded moves differently; its games cannot be read without the old code.
-  if (id.version < SchemaVersion)
+  if (id.version < 2)
     throw DbError(path + " was made by an older qipu (schema version " + std::to_string(id.version) +
                   ") whose move code this qipu does not read: import the PGN files again into a new database");
 }
@@ -128,11 +130,23 @@ std::unique_ptr<Connection> open_reader(const std::string& path, Connection::Mod
   }
 }
 
-// The schema's CREATE INDEX statements for the game table, after its marker line.
-std::string game_index_sql() {
+// The schema's statements from one marker line to the next (or to the end).
+std::string schema_section(std::string_view marker) {
   std::string_view all = kSchema;
-  auto at = all.find("-- @game-indexes");
-  return at == std::string_view::npos ? std::string() : std::string(all.substr(at));
+  auto at = all.find(marker);
+  if (at == std::string_view::npos) return {};
+  auto end = all.find("-- @", at + marker.size());
+  return std::string(all.substr(at, end == std::string_view::npos ? end : end - at));
+}
+
+// The schema's CREATE INDEX statements for the game table.
+std::string game_index_sql() { return schema_section("-- @game-indexes"); }
+
+// Version 2 to 3: the explorer's aggregate, filled from the stored games.
+void upgrade_to_3(Connection& db) {
+  db.exec(schema_section("-- @explore"));
+  build_aggregate(db);
+  db.exec("PRAGMA user_version = 3");
 }
 
 // Creates the schema in a new file, or adds what a version 2 database made before the
@@ -146,6 +160,7 @@ void create_schema(Connection& db) {
     db.exec("PRAGMA user_version = " + std::to_string(SchemaVersion));
   }
   add_unindexed_table(db);  // a database made before that table
+  if (pragma_int(db, "user_version") == 2) upgrade_to_3(db);
   tx.commit();
   db.exec(game_index_sql());
 }
@@ -245,8 +260,11 @@ void GameEncoder::move(const Position& before, Move m) {
     keys_.reserve(ReservedPlies);
   }
   try {
-    symbols_ += char(move_symbol(before, m));
+    auto symbol = move_symbol(before, m);
+    symbols_ += char(symbol);
     keys_.push_back(before.key());
+    if (!past_aggregate_ && !(past_aggregate_ = past_aggregate(before)))
+      add_aggregate_position(explore_, before, std::uint8_t(symbol));
   } catch (const DbError& err) { error_ = err.what(); }
 }
 
@@ -256,6 +274,8 @@ EncodedGame GameEncoder::finish(const game::GameRecord& rec, const Position& fin
     if (!error_.empty()) throw DbError(error_);
     e.keys = std::move(keys_);
     e.keys.push_back(final_position.key());
+    if (!past_aggregate_) add_aggregate_position(explore_, final_position, EndSymbol);
+    e.explore = std::move(explore_);
     e.material = material_signature(final_position);
     e.moves = pack_symbols(symbols_);
     e.notes = encode_annotations(rec);  // variations are encoded here, and may throw too
@@ -437,6 +457,16 @@ struct Importer::Statements {
         add_unindexed(db.prepare("INSERT INTO unindexed(first_game, last_game) VALUES (?, ?)")) {}
 };
 
+namespace {
+
+// About the number of games, read in one seek (no game is ever deleted).
+std::int64_t max_game_id(Connection& db) {
+  auto st = db.prepare("SELECT coalesce(max(id), 0) FROM game");
+  return st.step() ? st.int64(0) : 0;
+}
+
+}  // namespace
+
 // Opening names are kept as one key: name, unit separator, variation.
 constexpr char OpeningSeparator = '\x1f';
 
@@ -454,9 +484,9 @@ Importer::Importer(Connection& db, ImportOptions options) : db_(db), opt_(option
   load_names(sources_, "SELECT id, path FROM source");
   load_names(materials_, "SELECT id, name FROM material");
   load_names(openings_, "SELECT id, name || char(31) || variation FROM opening");
-  bool empty = !db_.prepare("SELECT 1 FROM game LIMIT 1").step();
-  if (empty) drop_game_indexes();
-  if (!opt_.allow_duplicates && !empty) load_hashes();
+  existing_ = max_game_id(db_);
+  if (existing_ == 0) drop_game_indexes();
+  if (!opt_.allow_duplicates && existing_ != 0) load_hashes();
   begin();
 }
 
@@ -469,6 +499,37 @@ Importer::~Importer() {
   }
 }
 
+void HashSet64::reserve(std::size_t n) {
+  std::size_t slots = 16;
+  while (slots < 2 * n) slots *= 2;
+  if (slots > slots_.size()) grow(slots);
+}
+
+void HashSet64::grow(std::size_t slots) {
+  std::vector<std::uint64_t> old(slots, 0);
+  old.swap(slots_);
+  size_ = 0;
+  for (auto h : old)
+    if (h) insert(h);
+}
+
+bool HashSet64::insert(std::uint64_t h) {
+  if (h == 0) return !std::exchange(has_zero_, true);
+  if (2 * (size_ + 1) > slots_.size()) grow(std::max<std::size_t>(16, 2 * slots_.size()));
+  std::size_t mask = slots_.size() - 1;
+  // FNV-1a's low bits depend on the input's low bits only: mixed first (Murmur3's finaliser).
+  std::uint64_t m = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
+  m ^= m >> 33;
+  for (std::size_t i = std::size_t(m) & mask;; i = (i + 1) & mask) {
+    if (slots_[i] == h) return false;
+    if (slots_[i] == 0) {
+      slots_[i] = h;
+      ++size_;
+      return true;
+    }
+  }
+}
+
 void Importer::load_names(NameIds& cache, const char* sql) {
   auto st = db_.prepare(sql);
   while (st.step()) cache.emplace(st.text(1), st.int64(0));
@@ -478,6 +539,7 @@ void Importer::load_hashes() {
   auto st = db_.prepare(
       "SELECT white, black, event, site, date_sort, date_text, round, result, start_fen, moves, movetext_result FROM "
       "game");
+  hashes_.reserve(std::size_t(existing_));
   while (st.step()) {
     RosterRow r{column_int(st, 0),  column_int(st, 1),  column_int(st, 2),  column_int(st, 3), column_int(st, 4),
                 column_text(st, 5), column_text(st, 6), column_text(st, 7), column_text(st, 8)};
@@ -568,7 +630,7 @@ RosterRow Importer::roster_row(const game::GameRecord& rec, const RosterTags& ro
 void Importer::add(const std::string& source, const game::GameRecord& rec, const EncodedGame& enc) {
   RosterTags roster(rec);
   RosterRow r = roster_row(rec, roster);
-  if (!opt_.allow_duplicates && !hashes_.insert(duplicate_hash(key_roster(r, rec.result), enc.moves)).second) {
+  if (!opt_.allow_duplicates && !hashes_.insert(duplicate_hash(key_roster(r, rec.result), enc.moves))) {
     ++stats_.duplicates;
     return;
   }
@@ -605,6 +667,7 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
   std::int64_t id = db_.last_insert_id();
   for (auto [seq, i] : other.rows)
     s.add_tag.bind(1, id).bind(2, seq).bind_static(3, rec.tags[i].first).bind_static(4, rec.tags[i].second).run();
+  explore_.add(id, enc.explore, {r.result.value_or(std::string_view()), {other.elo[0], other.elo[1]}, r.date_sort});
   if (opt_.position_index)
     for (std::size_t ply = 0; ply < enc.keys.size(); ++ply) index_.add(enc.keys[ply], id, int(ply));
   else
@@ -641,6 +704,13 @@ void Importer::flush_index() {
 
 void Importer::commit_batch() {
   flush_index();
+  if (opt_.position_index) merge_position_index(db_);
+  explore_.flush(db_);
+  // A batch's entries in game_white and game_black land all over those indexes, a page
+  // written for every few entries once they are large; an import that adds a tenth of
+  // the games has them made again at its end instead, from sorted input (bench_import.md).
+  if (!remake_indexes_ && std::int64_t(stats_.imported) > std::max<std::int64_t>(DeferIndexesAfter, existing_ / 10))
+    drop_game_indexes();
   tx_->commit();
   in_batch_ = 0;
   begin();
@@ -648,18 +718,17 @@ void Importer::commit_batch() {
 
 void Importer::finish() {
   flush_index();
+  merge_position_index(db_);
+  finish_position_index(db_);
+  explore_.flush(db_);
+  finish_aggregate(db_);
   tx_->commit();
   tx_.reset();
   db_.exec("PRAGMA foreign_keys = ON");
   if (remake_indexes_) db_.exec(game_index_sql());
-  // Lookups read every segment, so many small ones are merged; a few are cheaper to
-  // read than to rewrite, and leaving them spares each import a second write.
-  if (opt_.position_index && position_index_stats(db_).segments > MaxSegments) {
-    Transaction tx(db_);
-    compact_position_index(db_);
-    tx.commit();
-    db_.exec("PRAGMA incremental_vacuum");  // give the merged-away pages back to the disk
-  }
+  // Merged-away pages are reused by the next batches and imports; only when they are a
+  // large part of the file are they given back to the disk.
+  if (pragma_int(db_, "freelist_count") * 4 > pragma_int(db_, "page_count")) db_.exec("PRAGMA incremental_vacuum");
   db_.exec("PRAGMA wal_checkpoint(TRUNCATE)");
 }
 namespace {

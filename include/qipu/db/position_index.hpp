@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "qipu/core/types.hpp"
@@ -42,11 +43,33 @@ class PositionIndexWriter {
   std::vector<Entry> entries_;
 };
 
-// Merges every segment into one, so that lookups read one run (in one transaction).
+// Segments are merged as they come, by size, in the manner of a log-structured merge
+// tree: when the newest MergeFanout runs are of one level (sizes within a factor
+// MergeFanout of each other, above `base`), they become one run of the next level. Each
+// entry is so rewritten about log_MergeFanout(total / base) times whatever the database's
+// size, and a lookup reads at most MergeFanout - 1 runs a level.
+constexpr std::uint64_t MergeFanout = 8;
+// Runs below this many entries are all of level 0 (about the default batch of 20,000 games).
+constexpr std::uint64_t IndexRunBase = 1u << 21;
+int run_level(std::uint64_t size, std::uint64_t base);
+// How many of the newest runs to merge into one, given the runs' sizes oldest first (0: none).
+std::size_t runs_to_merge(const std::vector<std::uint64_t>& sizes, std::uint64_t base);
+// How many of the newest runs are of level 0.
+std::size_t small_runs(const std::vector<std::uint64_t>& sizes, std::uint64_t base);
+
+// Merges segments while runs_to_merge says so (after each batch, in its transaction).
+void merge_position_index(Connection& db);
+// At the end of an import: the runs of level 0 merged into one, so that a small import
+// leaves one new run.
+void finish_position_index(Connection& db);
+// Merges every segment into one.
 void compact_position_index(Connection& db);
 
 // Every (game, ply) whose stored key matches; in game order.
 std::vector<PositionHit> lookup_position(Connection& db, Key key);
+// The same one at a time, in game order (then ply), while f returns true: a caller that
+// wants the first matches reads only as far as they are.
+void for_each_hit(Connection& db, Key key, const std::function<bool(const PositionHit&)>& f);
 
 // Games that have no index entries (imported with --no-position-index), as ranges of
 // ids in ascending order: from the unindexed table, or, in a database made before that

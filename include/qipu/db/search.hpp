@@ -59,8 +59,9 @@ MoveList parse_move_list(std::string_view text);
 // The ids of the games matching both the position and the query's conditions, in
 // ascending order. Index hits are verified by replaying the game to the hit's ply; games
 // stored without index entries are replayed whole, and counted in `replayed`.
+// With `max`, only the first max of them (by id), read no further than they are.
 std::vector<std::int64_t> find_position(Connection& db, const PositionQuery& pq, const GameQuery& filter,
-                                        std::uint64_t* replayed = nullptr);
+                                        std::uint64_t* replayed = nullptr, std::size_t max = SIZE_MAX);
 
 // What the collection played from one position.
 struct MoveStats {
@@ -84,11 +85,15 @@ struct Exploration {
   std::vector<TopGame> top_games;  // highest average Elo first
   std::uint64_t replayed = 0;      // games without index entries, replayed to find the position
 };
-// Each game counts once, at the first time it reaches the position. With `player` (the
-// player rows of one person), MoveStats also counts that player's points.
+// Each game counts once, at the first time it reaches the position. Without a filter or a
+// player, an aggregated position (db/explore.hpp) is answered from the aggregate in about a
+// millisecond at any database size; otherwise by explore_scan. With `player` (the player
+// rows of one person), MoveStats also counts that player's points.
 Exploration explore(Connection& db, const Position& pos, const GameQuery& filter, std::size_t top = 10,
                     const std::vector<std::int64_t>* player = nullptr);
-
+// The same from the position index's hits, each verified (cost grows with the matches).
+Exploration explore_scan(Connection& db, const Position& pos, const GameQuery& filter, std::size_t top = 10,
+                         const std::vector<std::int64_t>* player = nullptr);
 }  // namespace qipu::db
 
 namespace qipu::db {

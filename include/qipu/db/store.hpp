@@ -7,19 +7,19 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <variant>
 #include <vector>
 
+#include "qipu/db/explore.hpp"
 #include "qipu/db/position_index.hpp"
 #include "qipu/db/sqlite.hpp"
 #include "qipu/game/record.hpp"
 
 namespace qipu::db {
 
-constexpr int SchemaVersion = 2;
-// Position index segments an import may leave before they are merged into one.
-constexpr std::uint64_t MaxSegments = 16;
+// 3: the explorer's aggregate (explore_segment, explore_posting). A version 2 database is
+// read as it is (explore scans) and upgraded by the first import into it.
+constexpr int SchemaVersion = 3;
 
 // Opens (and for writing, creates or upgrades) a qipu database. Refuses files that are
 // not SQLite databases, databases of other programs, and newer schema versions.
@@ -33,6 +33,7 @@ struct EncodedGame {
   std::string moves;                    // codec: ranked moves, Huffman coded
   std::string notes;                    // codec: annotations, empty when none
   std::vector<Key> keys;                // every mainline position, from ply 0
+  AggregatePositions explore;           // the explorer's aggregated positions (db/explore.hpp)
   std::string material;                 // final material signature (db/search.hpp)
   std::string eco, opening, variation;  // ECO classification (db/eco.hpp); eco is used only without an ECO tag
   std::string error;                    // why the game cannot be stored (then it is a reject), or empty
@@ -49,6 +50,8 @@ class GameEncoder {
   static constexpr std::size_t ReservedPlies = 160;
   std::string symbols_;
   std::vector<Key> keys_;  // positions before each move
+  AggregatePositions explore_;
+  bool past_aggregate_ = false;  // no later position can be aggregated (db/explore.hpp)
   std::string error_;
 };
 // The importer's use of it: `encode_replayed_move` is the replay's on_mainline_move hook,
@@ -65,6 +68,24 @@ std::string written_date(std::int64_t date_sort);
 // A game's roster as its row stores it, and where a record's roster tags are (store.cpp).
 struct RosterRow;
 struct RosterTags;
+
+// A set of 64-bit hashes in one array (open addressing, linear probing): 8 bytes a hash at
+// most half full, where std::unordered_set takes about 40, so that the duplicate check of a
+// ten-million-game database fits in 160 MB. Hash 0 is kept aside.
+class HashSet64 {
+ public:
+  // Room for n hashes without growing.
+  void reserve(std::size_t n);
+  // True when h was not there (and is now).
+  bool insert(std::uint64_t h);
+  [[nodiscard]] std::size_t size() const { return size_ + has_zero_; }
+
+ private:
+  void grow(std::size_t slots);
+  std::vector<std::uint64_t> slots_;
+  std::size_t size_ = 0;
+  bool has_zero_ = false;
+};
 
 struct ImportOptions {
   bool allow_duplicates = false;
@@ -119,11 +140,14 @@ class Importer {
   std::unique_ptr<Transaction> tx_;
   std::size_t in_batch_ = 0;
   bool remake_indexes_ = false;
-  std::unordered_set<std::uint64_t> hashes_;
+  std::int64_t existing_ = 0;  // the largest game id when the import started
+  static constexpr std::int64_t DeferIndexesAfter = 100000;
+  HashSet64 hashes_;
   NameIds players_, events_, sites_, sources_, openings_, materials_;
   struct Statements;
   std::unique_ptr<Statements> st_;
   PositionIndexWriter index_;
+  ExploreWriter explore_;
   struct {
     std::int64_t first = 0, last = 0;  // 0: none yet
   } unindexed_;                        // this batch's games, without position index

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Imports N games (bench/make_corpus: real games, made distinct) into one database in steps,
+# and after each step prints the step's games/s, CPU time and peak RSS, the database's bytes
+# per game and per indexed position, and the time of a fixed set of queries. Writes the
+# table as TSV and plots games/s and query times against the database size with gnuplot.
+#
+#   bench/bench_scale.sh [N] [STEP]          (defaults 10000000 and 1000000)
+#
+# Environment: QIPU (default ./build/qipu), DB (default /tmp/qipu-scale.db; removed first),
+# OUT (default bench/bench_scale: OUT.tsv, OUT.svg), IMPORT_ARGS (e.g. --no-position-index),
+# RUNS (query runs, default 5; the mean is shown). Needs hyperfine, sqlite3, gnuplot-nox.
+set -euo pipefail
+n=${1:-10000000}
+step=${2:-1000000}
+qipu=${QIPU:-./build/qipu}
+db=${DB:-/tmp/qipu-scale.db}
+out=${OUT:-bench/bench_scale}
+runs=${RUNS:-5}
+here=$(dirname "$0")
+# Plots a TSV this script wrote into an SVG beside it.
+plot() {
+  local tsv=$1 svg=${1%.tsv}.svg
+  command -v gnuplot > /dev/null || { echo "bench_scale: wrote $tsv; no plot without gnuplot (apt-get install gnuplot-nox)" >&2; return 0; }
+  gnuplot <<EOF
+set terminal svg size 1000,420 dynamic noenhanced font "sans,11"
+set output "$svg"
+set datafile separator "\t"
+set key autotitle columnhead top left
+set multiplot layout 1,2 title "qipu: import into one database in steps, and queries after each step (2-core VM, shared)"
+set xlabel "games in the database (millions)"
+set ylabel "games/s (step)"
+set yrange [0:*]
+plot "$tsv" using (\$1/1e6):5 with linespoints title "import games/s (wall)", \\
+     "$tsv" using (\$1/1e6):(\$2/\$4) with linespoints title "games per CPU second", \\
+     "$tsv" using (\$1/1e6):(\$6*100) with linespoints title "peak RSS (MB x 100)"
+set ylabel "query CPU ms (user + sys, whole command; wall in the TSV)"
+set logscale y
+set yrange [*:*]
+plot for [c=14:24:2] "$tsv" using (\$1/1e6):c with linespoints
+unset multiplot
+EOF
+  echo "wrote $tsv and $svg" >&2
+}
+# bench_scale.sh --plot TSV: only the plot, e.g. of a run stopped midway.
+if [[ $n == --plot ]]; then plot "$2"; exit; fi
+for tool in hyperfine sqlite3; do
+  command -v $tool > /dev/null || { echo "bench_scale: $tool is needed (apt-get install $tool)" >&2; exit 2; }
+done
+rm -f "$db" "$db-wal" "$db-shm"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+start_fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+names=(explore_start explore_e4c5 explore_d4nf6c4e6 player eco fen_limit20)
+queries=(
+  "$qipu explore --db $db --fen '$start_fen'"
+  "$qipu explore --db $db --moves '1.e4 c5'"
+  "$qipu explore --db $db --moves '1.d4 Nf6 2.c4 e6'"
+  "$qipu search --db $db --player Kasparov --limit 20"
+  "$qipu search --db $db --eco B90 --limit 20"
+  "$qipu search --db $db --fen '$start_fen' --limit 20"
+)
+
+# Mean milliseconds of each query, wall then CPU (user + sys: the steadier figure on a
+# shared machine), tab-separated, in the order above.
+time_queries() {
+  hyperfine -N -i -w 1 -r "$runs" --export-csv "$tmp/q.csv" "${queries[@]}" > /dev/null 2>&1 || {
+    echo "bench_scale: a query failed" >&2
+    printf '%s' "$(printf 'NA\tNA\t%.0s' "${names[@]}")"
+    return
+  }
+  awk -F, 'NR > 1 { printf "%s%.1f\t%.1f", (NR > 2 ? "\t" : ""), $2 * 1000, ($5 + $6) * 1000 }' "$tmp/q.csv"
+}
+
+# bytes_per_game: the games' own tables (file less free pages, position index and
+# aggregate); explore_bytes_per_game: the explorer's aggregate; free: pages merges freed,
+# reused by later writes.
+header="games\tstep_games\twall_s\tcpu_s\tgames_per_s\trss_mb\tdb_bytes\tfree_bytes\tbytes_per_game\texplore_bytes_per_game\tpositions\tbytes_per_position"
+for q in "${names[@]}"; do header+="\t${q}_ms\t${q}_cpu_ms"; done
+printf "$header\n" | tee "$out.tsv"
+for ((done_ = 0; done_ < n; done_ += step)); do
+  this=$(( n - done_ < step ? n - done_ : step ))
+  "$here/make_corpus" "$this" "$done_" |
+    /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$qipu" import --db "$db" ${IMPORT_ARGS:-} - > "$tmp/import" || true
+  read -r wall user sys rss <<< "$(tail -1 "$tmp/time")"
+  games=$(sqlite3 "$db" "SELECT count(*) FROM game")
+  bytes=$(stat -c %s "$db")
+  positions=$(sqlite3 "$db" "SELECT coalesce(sum(entries), 0) FROM segment")
+  index_bytes=$(sqlite3 "$db" "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN ('posting', 'posting_range', 'segment')")
+  explore_bytes=$(sqlite3 "$db" "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name LIKE 'explore%'")
+  free_bytes=$(sqlite3 "$db" "SELECT freelist_count * page_size FROM pragma_freelist_count, pragma_page_size")
+  row=$(awk -v g="$games" -v s="$this" -v w="$wall" -v u="$user" -v y="$sys" -v m="$rss" -v b="$bytes" -v p="$positions" \
+    -v ib="$index_bytes" -v eb="$explore_bytes" -v fb="$free_bytes" 'BEGIN {
+      printf "%d\t%d\t%.1f\t%.1f\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.1f\t%.0f\t%s", g, s, w, u + y, s / w, m / 1024, b, fb,
+        (b - fb - ib - eb) / g, eb / g, p, (p > 0 ? sprintf("%.2f", ib / p) : "NA") }')
+  printf '%s\t%s\n' "$row" "$(time_queries)" | tee -a "$out.tsv"
+done
+
+plot "$out.tsv"

@@ -1,0 +1,300 @@
+// The explorer: from the aggregate where it can answer (db/explore.hpp), else by the scan
+// over the position index (db::explore_scan in search.cpp).
+#include "qipu/db/explore.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "qipu/db/codec.hpp"
+#include "qipu/db/search.hpp"
+#include "qipu/db/store.hpp"
+#include "runs.hpp"
+
+namespace qipu::db {
+
+namespace {
+
+struct Top {
+  std::int64_t game;
+  std::int32_t elo2;
+};
+// Higher rating first, then the older game, as explore_scan ranks them.
+bool better(const Top& a, const Top& b) { return a.elo2 != b.elo2 ? a.elo2 > b.elo2 : a.game < b.game; }
+
+// One row of the aggregate: a position and a move played from it, over many games.
+struct AggEntry {
+  std::uint64_t key = 0;
+  std::uint8_t move = 0;
+  std::uint64_t games = 0, white_wins = 0, draws = 0, black_wins = 0, elo_games = 0, elo2_sum = 0;
+  std::uint32_t last_year = 0, ntop = 0;
+  std::array<Top, TopKept> top{};
+
+  // Keeps the TopKept best of the list and t, in order: most games that reach a popular
+  // position are not among its best and cost one comparison.
+  void add_top(const Top& t) {
+    if (ntop == TopKept && !better(t, top[ntop - 1])) return;
+    std::uint32_t at = std::min<std::uint32_t>(ntop, TopKept - 1);
+    for (; at > 0 && better(t, top[at - 1]); --at) top[at] = top[at - 1];
+    top[at] = t;
+    ntop = std::min<std::uint32_t>(ntop + 1, TopKept);
+  }
+  void add(const AggEntry& e) {
+    games += e.games;
+    white_wins += e.white_wins;
+    draws += e.draws;
+    black_wins += e.black_wins;
+    elo_games += e.elo_games;
+    elo2_sum += e.elo2_sum;
+    last_year = std::max(last_year, e.last_year);
+    for (std::uint32_t i = 0; i < e.ntop; ++i) add_top(e.top[i]);
+  }
+};
+
+// Full 64-bit keys in SQLite's signed integers, in the same order.
+std::int64_t signed_key(std::uint64_t k) { return std::int64_t(k ^ (std::uint64_t(1) << 63)); }
+
+// Chunk layout, per row: key delta from the previous row (the chunk's first key for the
+// first), move, games, white wins, draws, black wins, games with an Elo, sum of twice the
+// mean Elos, last year, then the top games' count and each game's id and twice its Elo.
+struct AggCodec {
+  using Entry = AggEntry;
+  static constexpr std::size_t ChunkEntries = 64;
+  static std::int64_t sql_key(const Entry& e) { return signed_key(e.key); }
+  static bool less(const Entry& a, const Entry& b) { return a.key != b.key ? a.key < b.key : a.move < b.move; }
+  static bool combine(Entry& into, const Entry& e) {
+    if (into.key != e.key || into.move != e.move) return false;
+    into.add(e);
+    return true;
+  }
+
+  static std::string encode(const Entry* begin, const Entry* end) {
+    std::string out;
+    std::uint64_t prev = begin->key;
+    for (const Entry* e = begin; e != end; ++e) {
+      put_varint(out, e->key - prev);
+      prev = e->key;
+      out += char(e->move);
+      for (std::uint64_t v : {e->games, e->white_wins, e->draws, e->black_wins, e->elo_games, e->elo2_sum,
+                              std::uint64_t(e->last_year), std::uint64_t(e->ntop)})
+        put_varint(out, v);
+      for (std::size_t i = 0; i < e->ntop; ++i) {
+        put_varint(out, std::uint64_t(e->top[i].game));
+        put_varint(out, std::uint64_t(e->top[i].elo2));
+      }
+    }
+    return out;
+  }
+
+  template <class F>
+  static bool decode(std::int64_t first_key, std::string_view data, F&& f) {
+    std::uint64_t key = std::uint64_t(first_key) ^ (std::uint64_t(1) << 63), delta, v[8];
+    while (!data.empty()) {
+      Entry e;
+      if (!get_varint(data, delta) || data.empty()) return false;
+      e.key = key += delta;
+      e.move = std::uint8_t(data[0]);
+      data.remove_prefix(1);
+      for (auto& x : v)
+        if (!get_varint(data, x)) return false;
+      if (v[7] > TopKept) return false;
+      e.games = v[0], e.white_wins = v[1], e.draws = v[2], e.black_wins = v[3], e.elo_games = v[4];
+      e.elo2_sum = v[5], e.last_year = std::uint32_t(v[6]), e.ntop = std::uint32_t(v[7]);
+      for (std::size_t i = 0; i < e.ntop; ++i) {
+        std::uint64_t game, elo2;
+        if (!get_varint(data, game) || !get_varint(data, elo2)) return false;
+        e.top[i] = {std::int64_t(game), std::int32_t(elo2)};
+      }
+      if (!f(e)) return true;
+    }
+    return true;
+  }
+};
+
+constexpr runs::Tables AggTables{"explore_segment", "explore_posting"};
+
+// The start squares of each side's pawns, knights, bishops, rooks, queen and king.
+constexpr std::array<std::array<Bitboard, 7>, 2> StartSquares = {{
+    {0, 0xff00ULL, 0x42ULL, 0x24ULL, 0x81ULL, 0x08ULL, 0x10ULL},
+    {0, 0xffULL << 48, 0x42ULL << 56, 0x24ULL << 56, 0x81ULL << 56, 0x08ULL << 56, 0x10ULL << 56},
+}};
+
+// Stable LSD radix sort of a batch's occurrences by key, 16 bits a pass: they arrive in
+// game order, which each key's run keeps (a comparison sort cost 3 % of an import).
+void sort_by_key(std::vector<ExploreWriter::Occurrence>& v) {
+  std::vector<ExploreWriter::Occurrence> tmp(v.size());
+  std::vector<std::size_t> count(65537);
+  for (int shift = 0; shift < 64; shift += 16) {
+    std::fill(count.begin(), count.end(), 0);
+    for (const auto& o : v) ++count[((o.key >> shift) & 0xffff) + 1];
+    for (std::size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
+    for (const auto& o : v) tmp[count[(o.key >> shift) & 0xffff]++] = o;
+    v.swap(tmp);
+  }
+}
+
+char result_code(std::string_view result) {
+  return result == "1-0" ? 'w' : result == "0-1" ? 'b' : result == "1/2-1/2" ? 'd' : '?';
+}
+
+// One game's contribution to a row.
+void count(AggEntry& e, const ExploreWriter::Game& g) {
+  ++e.games;
+  e.white_wins += g.result == 'w';
+  e.draws += g.result == 'd';
+  e.black_wins += g.result == 'b';
+  if (g.elo2 >= 0) {
+    ++e.elo_games;
+    e.elo2_sum += std::uint64_t(g.elo2);
+    e.add_top({g.id, g.elo2});
+  }
+  e.last_year = std::max(e.last_year, std::uint32_t(g.year));
+}
+
+MoveStats stats_of(const AggEntry& e) {
+  MoveStats s;
+  s.games = e.games;
+  s.white_wins = e.white_wins;
+  s.draws = e.draws;
+  s.black_wins = e.black_wins;
+  s.elo_games = e.elo_games;
+  s.elo_sum = double(e.elo2_sum) / 2;
+  s.last_year = int(e.last_year);
+  return s;
+}
+
+// The aggregate's rows of one position, by move symbol; false when it cannot answer.
+bool read_rows(Connection& db, const Position& pos, std::array<AggEntry, 256>& by_move) {
+  if (!aggregated(pos) || !has_aggregate(db)) return false;
+  std::uint64_t k = pos.key();
+  runs::for_each_from<AggCodec>(db, AggTables, signed_key(k), [&](const AggEntry& e) {
+    if (e.key == k) by_move[e.move].add(e);
+    return e.key <= k;
+  });
+  return true;
+}
+
+}  // namespace
+
+int units_off_start(const Position& pos) {
+  int home = 0;
+  for (Color c : {White, Black})
+    for (PieceType t : {Pawn, Knight, Bishop, Rook, Queen, King})
+      home += popcount(pos.pieces(c, t) & StartSquares[c][t]);
+  return 32 - home;
+}
+
+bool past_aggregate(const Position& pos) {
+  int pawns_home = popcount(pos.pieces(White, Pawn) & StartSquares[White][Pawn]) +
+                   popcount(pos.pieces(Black, Pawn) & StartSquares[Black][Pawn]);
+  return std::max(16 - pawns_home, 32 - popcount(pos.pieces())) > AggregateDepth;
+}
+
+void add_aggregate_position(AggregatePositions& list, const Position& pos, std::uint8_t symbol) {
+  if (!aggregated(pos)) return;
+  Key k = pos.key();
+  for (const auto& p : list)
+    if (p.first == k) return;
+  list.emplace_back(k, symbol);
+}
+
+void ExploreWriter::add(std::int64_t game, const AggregatePositions& positions, const GameOutcome& o) {
+  if (positions.empty()) return;
+  Game g{game, result_code(o.result), -1, o.date_sort ? std::int32_t(*o.date_sort / 10000) : 0};
+  if (o.elo[0] && o.elo[1])
+    g.elo2 = std::int32_t(*o.elo[0] + *o.elo[1]);
+  else if (o.elo[0] || o.elo[1])
+    g.elo2 = std::int32_t(2 * (o.elo[0] ? *o.elo[0] : *o.elo[1]));
+  auto index = std::uint32_t(games_.size());
+  games_.push_back(g);
+  for (const auto& [key, move] : positions) occurrences_.push_back({key, index, move});
+}
+
+void ExploreWriter::flush(Connection& db) {
+  if (occurrences_.empty()) return;
+  sort_by_key(occurrences_);
+  // A key's occurrences are in game order; their moves, a handful, are put in order too.
+  for (std::size_t i = 0, j; i < occurrences_.size(); i = j) {
+    for (j = i + 1; j < occurrences_.size() && occurrences_[j].key == occurrences_[i].key;) ++j;
+    if (j - i > 1)
+      std::stable_sort(occurrences_.begin() + std::ptrdiff_t(i), occurrences_.begin() + std::ptrdiff_t(j),
+                       [](const Occurrence& a, const Occurrence& b) { return a.move < b.move; });
+  }
+  {
+    runs::Writer<AggCodec> w(db, AggTables);
+    for (std::size_t i = 0; i < occurrences_.size();) {
+      AggEntry e;
+      e.key = occurrences_[i].key;
+      e.move = occurrences_[i].move;
+      for (; i < occurrences_.size() && occurrences_[i].key == e.key && occurrences_[i].move == e.move; ++i)
+        count(e, games_[occurrences_[i].game]);
+      w.add(e);
+    }
+    w.finish();
+  }
+  occurrences_.clear();
+  occurrences_.shrink_to_fit();
+  games_.clear();
+  runs::merge_by_size<AggCodec>(db, AggTables, AggregateRunBase);
+}
+
+bool has_aggregate(Connection& db) {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'explore_segment'").step();
+}
+
+void finish_aggregate(Connection& db) { runs::merge_small<AggCodec>(db, AggTables, AggregateRunBase); }
+
+void build_aggregate(Connection& db) {
+  ExploreWriter w;
+  auto row = db.prepare("SELECT result, white_elo, black_elo, date_sort FROM game WHERE id = ?");
+  auto opt = [&](int col) { return row.is_null(col) ? std::nullopt : std::optional(row.int64(col)); };
+  for_each_game(db, {}, [&](game::GameRecord& rec) {
+    row.bind(1, std::int64_t(rec.index));
+    if (row.step()) w.add(std::int64_t(rec.index), encode_game(rec).explore, {row.text(0), {opt(1), opt(2)}, opt(3)});
+    row.reset();
+    if (w.pending() > 1000000) w.flush(db);
+    return true;
+  });
+  w.flush(db);
+  finish_aggregate(db);
+}
+
+std::optional<Exploration> explore_aggregate(Connection& db, const Position& pos, std::size_t top) {
+  if (top > TopKept) return std::nullopt;
+  std::array<AggEntry, 256> by_move{};
+  if (!read_rows(db, pos, by_move)) return std::nullopt;
+  Exploration ex;
+  AggEntry total;
+  for (int code = 0; code < 256; ++code) {
+    const AggEntry& e = by_move[std::size_t(code)];
+    if (e.games == 0) continue;
+    total.add(e);
+    if (code == EndSymbol) continue;
+    Move m = move_of_symbol(pos, static_cast<unsigned char>(code));
+    if (m.is_none()) continue;  // a symbol that does not fit: damaged row
+    ex.moves.push_back(stats_of(e));
+    ex.moves.back().move = m;
+  }
+  ex.total = stats_of(total);
+  std::stable_sort(ex.moves.begin(), ex.moves.end(),
+                   [](const MoveStats& a, const MoveStats& b) { return a.games > b.games; });
+  for (std::size_t i = 0; i < std::min<std::size_t>(top, total.ntop); ++i)
+    ex.top_games.push_back({total.top[i].game, double(total.top[i].elo2) / 2});
+  return ex;
+}
+
+std::optional<std::uint64_t> count_aggregate(Connection& db, const Position& pos) {
+  std::array<AggEntry, 256> by_move{};
+  if (!read_rows(db, pos, by_move)) return std::nullopt;
+  std::uint64_t n = 0;
+  for (const auto& e : by_move) n += e.games;
+  return n;
+}
+
+Exploration explore(Connection& db, const Position& pos, const GameQuery& filter, std::size_t top,
+                    const std::vector<std::int64_t>* player) {
+  if (filter.where == "1" && filter.params.empty() && !player)
+    if (auto ex = explore_aggregate(db, pos, top)) return *ex;
+  return explore_scan(db, pos, filter, top, player);
+}
+
+}  // namespace qipu::db
