@@ -165,6 +165,21 @@ TEST_CASE("serve: search answers with the total, the page and the fields of sear
   }
   CHECK(body["games"][0]["Date"] >= body["games"][4]["Date"]);  // descending by date
 
+  // The player's side and names by words, as qipu search has them.
+  for (auto [api, cli] : std::vector<std::pair<std::string, std::string>>{
+           {"player=steinitz&outcome=won&color=black", "--player steinitz --won --color black"},
+           {"player=stein&substring=1", "--player stein --substring"},
+           {"player=stein", "--player stein"}}) {
+    auto [side_status, side] = server.get("/api/search?" + api);
+    INFO(api);
+    REQUIRE(side_status == 200);
+    CHECK(side["total"] == std::stoll(run_qipu("search " + cli + " --count --db \"" + s.db.string() + "\"").out));
+  }
+  auto won = server.get("/api/search?player=steinitz&outcome=won").second["total"].get<int>();
+  CHECK(0 < won);
+  CHECK(won < server.get("/api/search?player=steinitz").second["total"].get<int>());
+  CHECK(server.get("/api/search?player=stein").second["total"] == 0);  // no name has the word "stein"
+
   auto moves = server.get("/api/search?moves=1.d4%20d5%202.c4&limit=1000");
   auto moves_count = run_qipu("search --moves \"1.d4 d5 2.c4\" --count --db \"" + s.db.string() + "\"");
   CHECK(moves.second["total"] == std::stoll(moves_count.out));

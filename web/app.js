@@ -77,7 +77,8 @@ const pct = (part, whole) => (whole ? (100 * part) / whole : 0);
 // ---- search -------------------------------------------------------------------------------
 
 const FILTERS = [
-  ["player", "Player"], ["white", "White"], ["black", "Black"], ["result", "Result", ["", "1-0", "0-1", "1/2-1/2", "*", "decisive", "draw"]],
+  ["player", "Player"], ["color", "Player's colour", ["", "white", "black"]], ["outcome", "Player's result", ["", "won", "lost", "drew"]],
+  ["white", "White"], ["black", "Black"], ["result", "Result", ["", "1-0", "0-1", "1/2-1/2", "*", "decisive", "draw"]],
   ["event", "Event"], ["site", "Site"], ["eco", "ECO (C60-C99)"], ["opening", "Opening"],
   ["date-from", "Date from"], ["date-to", "Date to"], ["min-elo", "Min Elo"], ["max-elo", "Max Elo"],
   ["min-plies", "Min plies"], ["max-plies", "Max plies"],
@@ -85,7 +86,8 @@ const FILTERS = [
                                      "seventy_five_move_rule", "threefold_repetition", "fifty_move_rule", "none"]],
   ["material", "Material (KRPvKR)"], ["moves", "Moves (1.e4 c5)", null, "wide"], ["fen", "FEN", null, "wide"],
 ];
-const FLAGS = [["exact", "Whole names"], ["both-elo", "Both players' Elo"], ["transpose", "Any move order"]];
+const FLAGS = [["substring", "Names anywhere, not by words"], ["exact", "Whole names"], ["regex", "Names as regular expressions"],
+               ["both-elo", "Both players' Elo"], ["transpose", "Any move order"]];
 const COLUMNS = [["id", "id", "id"], ["White", "White", "white"], ["WhiteElo", "Elo", "white-elo"], ["Black", "Black", "black"],
                  ["BlackElo", "Elo", "black-elo"], ["Result", "Result", null], ["Date", "Date", "date"],
                  ["Event", "Event", "event"], ["ECO", "ECO", "eco"], ["plies", "Plies", "plies"]];

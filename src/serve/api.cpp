@@ -110,7 +110,11 @@ db::GameFilter search_filter(const Query& q) {
   f.white = q.text("white");
   f.black = q.text("black");
   f.player = q.text("player");
+  f.names = q.flag("substring") ? game::NameMatch::Substring : game::NameMatch::Words;  // as qipu search
   f.exact = q.flag("exact");
+  f.regex = q.flag("regex");
+  f.color = q.choice("color", {"", "white", "black"}, "");
+  f.outcome = q.choice("outcome", {"", "won", "lost", "drew"}, "");
   f.result = q.choice("result", result_words(), "");
   f.eco = q.text("eco");
   f.opening = q.text("opening");
@@ -186,10 +190,10 @@ std::vector<std::string> sort_names() {
 }  // namespace
 
 Json search(db::Connection& c, const Params& p) {
-  Query q(p, {"white",     "black",     "player",      "exact",    "result",  "eco",     "opening",
-              "event",     "site",      "date-from",   "date-to",  "min-elo", "max-elo", "both-elo",
-              "min-plies", "max-plies", "termination", "material", "fen",     "moves",   "transpose",
-              "sort",      "desc",      "limit",       "offset"});
+  Query q(p, {"white",     "black",    "player",    "exact",     "substring",   "regex",     "color",   "outcome",
+              "result",    "eco",      "opening",   "event",     "site",        "date-from", "date-to", "min-elo",
+              "max-elo",   "both-elo", "min-plies", "max-plies", "termination", "material",  "fen",     "moves",
+              "transpose", "sort",     "desc",      "limit",     "offset"});
   db::GameQuery gq;
   if (auto e = db::add_conditions(search_filter(q), gq); !e.empty()) throw ApiError(400, e);
   std::string sort = q.choice("sort", sort_names(), "id");
