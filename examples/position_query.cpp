@@ -13,13 +13,13 @@ int main(int argc, char** argv) {
   }
   try {
     auto db = qipu::db::open_for_search(argv[1]);
-    qipu::db::MoveList moves = qipu::db::parse_move_list(argv[2]);  // any notation, 马f3 too
-    if (!moves.error.empty()) {
-      std::cerr << "position_query: " << moves.error << "\n";
+    auto moves = qipu::db::parse_move_list(argv[2]);  // any notation, 马f3 too
+    if (!moves) {
+      std::cerr << "position_query: " << moves.error() << "\n";
       return 2;
     }
-    qipu::db::PositionQuery query{moves.position, std::nullopt};  // reached at any ply
-    qipu::db::GameQuery all;                                      // no other condition
+    qipu::db::PositionQuery query{moves->position, std::nullopt};  // reached at any ply
+    qipu::db::GameQuery all;                                       // no other condition
     for (std::int64_t id : qipu::db::find_position(*db, query, all)) {
       qipu::game::GameRecord game;
       if (qipu::db::load_game(*db, id, game))

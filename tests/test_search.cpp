@@ -185,7 +185,7 @@ bool contains(const std::string& hay, const std::string& needle) {
 Ids query(const db::GameFilter& f) {
   auto c = db::open_for_search(fixture_db());
   db::GameQuery q;
-  REQUIRE(db::add_conditions(f, q).empty());
+  REQUIRE(db::add_conditions(f, q).ok());
   auto st = c->prepare("SELECT g.id FROM game g WHERE " + q.where);
   int i = 1;
   for (const auto& p : q.params) std::visit([&](const auto& v) { st.bind(i++, v); }, p);
@@ -229,8 +229,8 @@ Ids expect_eco(const std::string& lo, const std::string& hi) {
 
 Key key_after(const std::string& moves) {
   auto l = db::parse_move_list(moves);
-  REQUIRE(l.error.empty());
-  return l.position.key();
+  REQUIRE(l.ok());
+  return l->position.key();
 }
 
 Ids position_ids(const std::string& db_path, const db::PositionQuery& pq, const db::GameQuery& q = {}) {
@@ -334,7 +334,7 @@ TEST_CASE("search: result, ECO, event, site", "[search]") {
   f = {};
   f.result = "2-0";
   db::GameQuery q;
-  CHECK(!db::add_conditions(f, q).empty());
+  CHECK(!db::add_conditions(f, q).ok());
 
   if (!eco_file_present()) WARN("no " << db::DefaultEcoFile << ": games without an ECO tag stay unclassified");
   for (auto [spec, lo, hi] : std::vector<std::array<std::string, 3>>{{"C60-C99", "C60", "C99"},
@@ -353,7 +353,7 @@ TEST_CASE("search: result, ECO, event, site", "[search]") {
     db::GameFilter e;
     e.eco = bad;
     db::GameQuery eq;
-    CHECK(!db::add_conditions(e, eq).empty());
+    CHECK(!db::add_conditions(e, eq).ok());
   }
   f = {};
   f.event = "bcf";
@@ -396,7 +396,7 @@ TEST_CASE("search: partial dates", "[search]") {
   CHECK(query(f).count(8));
   f.date_from = "1990.13";
   db::GameQuery q;
-  CHECK(!db::add_conditions(f, q).empty());
+  CHECK(!db::add_conditions(f, q).ok());
 }
 
 TEST_CASE("search: Elo either or both, plies, termination, material", "[search]") {
@@ -466,7 +466,7 @@ TEST_CASE("search: positions and move orders on the fixture", "[search]") {
   CHECK(any.count(134));  // 1.Nf3 c5 2.e4 d6
 
   db::PositionQuery pq;
-  auto list = db::parse_move_list("1.e4 c5 2.Nf3 d6");
+  auto list = db::parse_move_list("1.e4 c5 2.Nf3 d6").value();
   pq.position = list.position;
   CHECK(position_ids(fixture_db(), pq) == any);
   pq.exact_moves = list.symbols;
@@ -475,9 +475,9 @@ TEST_CASE("search: positions and move orders on the fixture", "[search]") {
   auto fen = Position::from_fen("rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3");
   REQUIRE(fen);
   CHECK(fen->key() == key);
-  CHECK(db::parse_move_list("1. e4 c5 2. 马f3 d6").symbols == list.symbols);
-  CHECK(db::parse_move_list("１．e4 c5 ２．马 f3 d6").symbols == list.symbols);
-  CHECK(!db::parse_move_list("1.e4 e4").error.empty());
+  CHECK(db::parse_move_list("1. e4 c5 2. 马f3 d6")->symbols == list.symbols);
+  CHECK(db::parse_move_list("１．e4 c5 ２．马 f3 d6")->symbols == list.symbols);
+  CHECK(!db::parse_move_list("1.e4 e4").error().empty());
   // A set-up position is found by FEN.
   auto kr = Position::from_fen("8/8/8/4k3/8/2K5/8/7r b - - 1 60");
   REQUIRE(kr);
@@ -518,9 +518,9 @@ TEST_CASE("search: filters combine with AND", "[search]") {
   pf.white = "carlsen";
   pf.result = "1-0";
   db::GameQuery q;
-  REQUIRE(db::add_conditions(pf, q).empty());
+  REQUIRE(db::add_conditions(pf, q).ok());
   db::PositionQuery pq;
-  pq.position = db::parse_move_list("1.e4 c5").position;
+  pq.position = db::parse_move_list("1.e4 c5")->position;
   CHECK(position_ids(fixture_db(), pq, q) == expect([&](const FixtureGame& g) {
           return contains(g.tags.at("White"), "carlsen") && g.tags.at("Result") == "1-0" &&
                  std::find(g.keys.begin(), g.keys.end(), key) != g.keys.end();
@@ -559,7 +559,7 @@ TEST_CASE("search: output formats and notations", "[search]") {
 
 TEST_CASE("search: explore, eco, stats on the fixture", "[search]") {
   auto c = db::open_for_search(fixture_db());
-  auto pos = db::parse_move_list("1.e4").position;
+  auto pos = db::parse_move_list("1.e4")->position;
   auto ex = db::explore(*c, pos, {}, 3);
   Key key = pos.key();
   std::map<std::string, std::uint64_t> next;  // the SAN token after 1.e4, from the text
@@ -588,7 +588,7 @@ TEST_CASE("search: explore, eco, stats on the fixture", "[search]") {
   f.min_elo = 2600;
   f.date_from = "2005";
   db::GameQuery q;
-  REQUIRE(db::add_conditions(f, q).empty());
+  REQUIRE(db::add_conditions(f, q).ok());
   auto filtered = db::explore(*c, pos, q);
   CHECK(filtered.total.games == position_ids(fixture_db(), {pos, std::nullopt}, q).size());
   CHECK(filtered.total.games < ex.total.games);
@@ -669,7 +669,7 @@ TEST_CASE("search: pgnmentor positions match a replay of every game", "[search][
     std::uint64_t exact = 0, any = 0;
   };
   std::vector<Line> lines = {{"1.e4 c5 2.Nf3 d6", {}}, {"1.d4 Nf6", {}}};
-  for (auto& l : lines) l.keys = db::parse_move_list(l.moves).keys;
+  for (auto& l : lines) l.keys = db::parse_move_list(l.moves)->keys;
   std::uint64_t valid = 0;
   game::PipelineOptions o;
   o.jobs = 2;
@@ -695,7 +695,7 @@ TEST_CASE("search: pgnmentor positions match a replay of every game", "[search][
   REQUIRE(std::uint64_t(st.int64(0)) == valid);
   for (const auto& l : lines) {
     INFO(l.moves);
-    auto list = db::parse_move_list(l.moves);
+    auto list = db::parse_move_list(l.moves).value();
     CHECK(db::find_position(*c, {list.position, std::nullopt}, {}).size() == l.any);
     CHECK(db::find_position(*c, {list.position, list.symbols}, {}).size() == l.exact);
     CHECK(db::explore(*c, list.position, {}).total.games == l.any);

@@ -97,11 +97,10 @@ TEST_CASE("zh forms: each reads in a PGN file as the same game in SAN", "[notati
 TEST_CASE("zh forms: each reads as a --moves list as the same moves in SAN", "[notation][zh]") {
   for (const Form& f : forms()) {
     INFO(f.description << ": " << f.input);
-    db::MoveList english = db::parse_move_list(after(f.before, f.san)),
-                 chinese = db::parse_move_list(after(f.before, f.input));
-    REQUIRE(english.error == "");
-    CHECK(chinese.error == "");
-    CHECK(chinese.keys == english.keys);
+    auto english = db::parse_move_list(after(f.before, f.san)), chinese = db::parse_move_list(after(f.before, f.input));
+    REQUIRE(english.error() == "");
+    REQUIRE(chinese.error() == "");
+    CHECK(chinese->keys == english->keys);
   }
 }
 
@@ -127,7 +126,7 @@ TEST_CASE("zh forms: a spaced piece word and its move are one token", "[pgn][zh]
 
 TEST_CASE("zh forms: list punctuation swallows no moves or comments", "[notation][zh]") {
   // A semicolon starts a comment to the end of the line; the full-width one separates moves.
-  CHECK(db::parse_move_list("1. e4；e5 2. Nf3").keys.size() == 4);
+  CHECK(db::parse_move_list("1. e4；e5 2. Nf3")->keys.size() == 4);
   Written w = replayed("1. e4，{白方先走；黑方应以 e5} e5；2. 马f3 ; a comment to the end of the line\n马c6");
   CHECK(w.errors == 0);
   CHECK(contains(w.pgn, "1. e4 {白方先走；黑方应以 e5} 1... e5 2. Nf3 { a comment to the end of the line} 2... Nc6"));

@@ -40,11 +40,11 @@ std::optional<Target> target_of(const ExploreOptions& o) {
     return Target{*r, {r->key()}};
   }
   auto list = db::parse_move_list(o.moves);
-  if (!list.error.empty()) {
-    std::cerr << "qipu explore: --moves: " << list.error << "\n";
+  if (!list) {
+    std::cerr << "qipu explore: --moves: " << list.error() << "\n";
     return std::nullopt;
   }
-  return Target{list.position, list.keys};
+  return Target{list->position, list->keys};
 }
 
 // The opening of the deepest named position of the line; none without an ECO file.
@@ -231,8 +231,8 @@ void explore(std::ostream& out, const ExploreOptions& o) {
   db::GameQuery q;
   db::GameFilter f = o.filter;
   f.names = game::NameMatch::Words;
-  if (auto e = db::add_conditions(f, q); !e.empty()) {
-    std::cerr << "qipu explore: " << e << "\n";
+  if (auto r = db::add_conditions(f, q); !r) {
+    std::cerr << "qipu explore: " << r.error() << "\n";
     return set_exit_code(2);
   }
   bool player = !f.player.empty();

@@ -131,8 +131,8 @@ void rating(std::ostream& out, const RatingOptions& o) {
   std::vector<StartEntry> start;
   if (!o.start.empty() && !read_start(o.start, start)) return set_exit_code(2);
   db::GameQuery q;
-  if (auto e = db::add_conditions(o.filter, q); !e.empty()) {
-    std::cerr << "qipu rating: " << e << "\n";
+  if (auto r = db::add_conditions(o.filter, q); !r) {
+    std::cerr << "qipu rating: " << r.error() << "\n";
     return set_exit_code(2);
   }
   auto c = db::open_for_search(db::database_path(o.db));

@@ -189,15 +189,15 @@ std::optional<db::PositionQuery> position_query(const game::Criteria& c) {
     return pq;
   }
   auto list = db::parse_move_list(c.moves);
-  if (!list.error.empty()) return std::nullopt;
-  pq.position = list.position;
-  if (!c.transpose) pq.exact_moves = list.symbols;
+  if (!list) return std::nullopt;
+  pq.position = list->position;
+  if (!c.transpose) pq.exact_moves = list->symbols;
   return pq;
 }
 
 bool build_query(const SearchOptions& o, db::GameQuery& q) {
-  if (auto e = db::add_conditions(o.criteria.criteria, q); !e.empty()) {
-    std::cerr << "qipu search: " << e << "\n";
+  if (auto r = db::add_conditions(o.criteria.criteria, q); !r) {
+    std::cerr << "qipu search: " << r.error() << "\n";
     return false;
   }
   q.order = db::sort_columns().at(o.sort) + (o.desc ? " DESC, g.id DESC" : ", g.id");

@@ -200,8 +200,8 @@ void add_names(Builder& b, const GameFilter& f) {
 
 }  // namespace
 
-std::string add_conditions(const GameFilter& f, GameQuery& q) {
-  if (auto p = game::check_criteria(f)) return p->message;
+Result<void> add_conditions(const GameFilter& f, GameQuery& q) {
+  if (auto p = game::check_criteria(f)) return Failure{p->message};
   Builder b{q};
   add_names(b, f);
   if (!f.result.empty()) add_result(b, f.result);
@@ -230,11 +230,12 @@ std::string add_conditions(const GameFilter& f, GameQuery& q) {
 // ---- position search ------------------------------------------------------------
 
 // The moves read as a file's movetext (game::read_move_list), with their codec symbols.
-MoveList parse_move_list(std::string_view text) {
-  game::MoveListText l = game::read_move_list(text);
-  MoveList out{l.position, {}, std::move(l.keys), std::move(l.error)};
+Result<MoveList> parse_move_list(std::string_view text) {
+  auto l = game::read_move_list(text);
+  if (!l) return Failure{l.error()};
+  MoveList out{l->position, {}, std::move(l->keys)};
   Position pos;
-  for (Move m : l.moves) {
+  for (Move m : l->moves) {
     out.symbols += char(move_symbol(pos, m));
     pos.play(m);
   }

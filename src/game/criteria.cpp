@@ -169,8 +169,9 @@ std::string speed_of(std::string_view tc) {
 
 // The text goes through the PGN reader and replayer as the movetext of one game, so the
 // moves are read exactly as in a file (move numbers, every notation).
-MoveListText read_move_list(std::string_view text) {
+Result<MoveListText> read_move_list(std::string_view text) {
   MoveListText out;
+  std::string error;
   PipelineOptions o;
   o.jobs = 1;
   o.reader.words.pieces = all_piece_words();  // every language's piece words, as import reads them
@@ -179,8 +180,8 @@ MoveListText read_move_list(std::string_view text) {
   cb.game = [&](const InputReport&, GameRecord& rec) {
     if (++games > 1) return;
     for (const auto& d : rec.diagnostics)
-      if (d.error && out.error.empty()) out.error = (d.move.empty() ? "" : d.move + ": ") + d.message;
-    if (!out.error.empty()) return;
+      if (d.error && error.empty()) error = (d.move.empty() ? "" : d.move + ": ") + d.message;
+    if (!error.empty()) return;
     out.position = rec.start_position;
     out.keys.push_back(rec.start_position.key());
     for_each_move(rec.start_position, rec.mainline, [&](const Position&, const MoveNode& node, const Position& after) {
@@ -192,7 +193,8 @@ MoveListText read_move_list(std::string_view text) {
   std::string movetext(text);  // the reader reads "１．e4" as people type it with a Chinese IME, and "e4；e5"
   movetext += " *\n";
   run_pipeline(std::vector<PipelineInput>{{"moves", movetext}}, o, cb);
-  if (games != 1 && out.error.empty()) out.error = "expected one line of moves such as \"1.e4 c5 2.Nf3\"";
+  if (games != 1 && error.empty()) error = "expected one line of moves such as \"1.e4 c5 2.Nf3\"";
+  if (!error.empty()) return Failure{error};
   return out;
 }
 
@@ -263,7 +265,7 @@ Problem check_positions(const Criteria& c) {
   if (!c.fen.empty())
     if (auto r = Position::from_fen(c.fen); !r) return CriteriaProblem{"fen", r.error()};
   if (!c.moves.empty())
-    if (auto l = read_move_list(c.moves); !l.error.empty()) return CriteriaProblem{"moves", l.error};
+    if (auto l = read_move_list(c.moves); !l) return CriteriaProblem{"moves", l.error()};
   return std::nullopt;
 }
 
@@ -464,7 +466,7 @@ void Matcher::Impl::add_positions(const Criteria& c) {
         [k](const GameRecord&, const Walk& w) { return std::find(w.keys.begin(), w.keys.end(), k) != w.keys.end(); });
   }
   if (!c.moves.empty()) {
-    MoveListText l = read_move_list(c.moves);
+    MoveListText l = read_move_list(c.moves).value();  // check_criteria has read them
     if (c.transpose) {
       walk_keys = true;
       min_pieces = std::min(min_pieces, popcount(l.position.pieces()));

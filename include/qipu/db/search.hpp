@@ -35,7 +35,7 @@ using GameFilter = game::Criteria;
 
 // Adds the filter's conditions to q.where and their values to q.params. Returns what is
 // wrong with the filter (game::check_criteria's message), or an empty string.
-std::string add_conditions(const GameFilter& f, GameQuery& q);
+Result<void> add_conditions(const GameFilter& f, GameQuery& q);
 using game::termination_from_name;
 
 // A position to find. With `exact_moves` only games whose moves begin with exactly
@@ -52,9 +52,9 @@ struct MoveList {
   Position position;      // after the moves
   std::string symbols;    // codec symbols, to compare with the stored moves
   std::vector<Key> keys;  // every position from the start, for naming the opening
-  std::string error;      // what is wrong with the text, or empty
 };
-MoveList parse_move_list(std::string_view text);
+// Failing, what is wrong with the text (the first error of its replay).
+Result<MoveList> parse_move_list(std::string_view text);
 
 // The ids of the games matching both the position and the query's conditions, in
 // ascending order. Index hits are verified by replaying the game to the hit's ply; games

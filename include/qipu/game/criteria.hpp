@@ -94,9 +94,9 @@ struct MoveListText {
   std::vector<Move> moves;
   std::vector<Key> keys;  // every position from the start
   Position position;      // after the moves
-  std::string error;      // what is wrong with the text, or empty
 };
-MoveListText read_move_list(std::string_view text);
+// Failing, the first error of the moves' replay, or what was expected.
+Result<MoveListText> read_move_list(std::string_view text);
 
 // The Polyglot keys of a game's mainline positions, from ply 0 (what ECO tables and
 // position criteria look up).
