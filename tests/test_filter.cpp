@@ -250,6 +250,21 @@ TEST_CASE("filter: openings as qipu eco classifies them", "[filter]") {
     std::string eco = lines[i].substr(f + 1, 3);
     if (eco != "\t\t") CHECK(contains(games[i], "[ECO \"" + eco + "\"]"));
   }
+  // With --to zh, the Chinese names qipu eco --to zh gives (ECO, opening, variation).
+  auto zh_lines = lines_of(run_qipu("eco --to zh " + Sample).out);
+  auto zh_games = pgn_games(run_qipu("filter --seven-tags --add-eco --to zh " + Sample).out);
+  REQUIRE(zh_games.size() == zh_lines.size());
+  std::size_t named = 0;
+  for (std::size_t i = 0; i < zh_games.size(); i += 41) {
+    auto f = split(zh_lines[i], '\t');  // file:game, players, ECO, opening, variation
+    REQUIRE(f.size() == 5);
+    if (f[2].empty()) continue;
+    ++named;
+    CHECK(contains(zh_games[i], "[Opening \"" + f[3] + "\"]"));
+    if (!f[4].empty()) CHECK(contains(zh_games[i], "[Variation \"" + f[4] + "\"]"));
+    CHECK(static_cast<unsigned char>(f[3][0]) >= 0xE0);  // a Chinese name, not the English one
+  }
+  CHECK(named > 10);
 }
 
 TEST_CASE("filter: outcome criteria", "[filter]") {
@@ -390,8 +405,7 @@ TEST_CASE("filter: pgnmentor files against a tag scan and pgn-extract", "[filter
   CHECK(count_of("--substring --white anand --black carlsen " + both) ==
         count_if_games(games, [](auto& g) { return has(g, "White", "anand") && has(g, "Black", "carlsen"); }));
   // By words (the default), Praggnanandhaa's games drop out, and only they.
-  CHECK(count_of("--white anand --black carlsen " + both) ==
-        count_if_games(games, [](auto& g) {
+  CHECK(count_of("--white anand --black carlsen " + both) == count_if_games(games, [](auto& g) {
           return has(g, "White", "anand") && !has(g, "White", "praggnanandhaa") && has(g, "Black", "carlsen");
         }));
   // The games both files hold (their matches) are duplicates, as pgn-extract -D finds them

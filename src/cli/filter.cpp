@@ -13,6 +13,7 @@
 #include "cli/common.hpp"
 #include "cli/criteria.hpp"
 #include "cli/game_output.hpp"
+#include "cli/lang.hpp"
 #include "qipu/db/eco.hpp"
 #include "qipu/db/sqlite.hpp"
 #include "qipu/game/criteria.hpp"
@@ -287,9 +288,11 @@ void prepare(game::GameRecord& rec, const FilterOptions& o, const game::Matcher&
     if (auto op = classify(game::position_keys(rec))) {
       v.eco = op->eco;
       if (o.add_eco) {
+        // Games written in Chinese get the openings' Chinese names (cli/lang.hpp).
+        auto names = opening_names(lang_from_code(o.to).value_or(Lang::En), op->name, op->variation);
         set_tag(rec, "ECO", op->eco);
-        set_tag(rec, "Opening", op->name);
-        if (!op->variation.empty()) set_tag(rec, "Variation", op->variation);
+        set_tag(rec, "Opening", names.name);
+        if (!names.variation.empty()) set_tag(rec, "Variation", names.variation);
       }
     }
   if (o.fix_result) fix_result(rec);
@@ -383,7 +386,9 @@ void add_output_options(CLI::App& cmd, FilterOptions& o) {
   cmd.add_flag("--seven-tags", o.seven_tags, "Keep only the Seven Tag Roster (and FEN/SetUp of set-up games)");
   cmd.add_option("--ply-limit", o.ply_limit, "Write at most this many plies of each game's mainline")
       ->check(CLI::NonNegativeNumber);
-  cmd.add_flag("--add-eco", o.add_eco, "Set ECO, Opening and Variation tags from the ECO table, by position");
+  cmd.add_flag(
+      "--add-eco", o.add_eco,
+      "Set ECO, Opening and Variation tags from the ECO table, by position (in Chinese with --to zh or zh-Hant)");
   cmd.add_option("--eco-file", o.eco_file, "ECO lines for --eco, --opening, --add-eco (default: pgn-extract's)");
   cmd.add_flag("--add-plycount", o.add_plycount, "Set a PlyCount tag");
   cmd.add_flag("--add-termination", o.add_termination,
