@@ -19,13 +19,13 @@ namespace {
 // The first `count` games of the bundled sample (the 1886 match first) in a new database.
 struct SampleDb {
   fs::path dir, db, pgn;
-  explicit SampleDb(const std::string& name, std::size_t count = 40) {
+  explicit SampleDb(const std::string& name, std::size_t count = 40, const std::string& import_flags = "") {
     dir = fs::temp_directory_path() / ("qipu-serve-" + std::to_string(getpid()) + "-" + name);
     fs::remove_all(dir);
     fs::create_directories(dir);
     db = dir / "games.db";
     pgn = write_sample_games(dir / "games.pgn", 0, count);
-    REQUIRE(run_qipu("import --db \"" + db.string() + "\" \"" + pgn.string() + "\"").code == 0);
+    REQUIRE(run_qipu("import " + import_flags + " --db \"" + db.string() + "\" \"" + pgn.string() + "\"").code == 0);
   }
   ~SampleDb() { fs::remove_all(dir); }
   // FENs after each ply of game n (from 1) of the file, from qipu convert --to fen.
@@ -47,7 +47,8 @@ struct SampleDb {
 // qipu serve's server on a free port of 127.0.0.1, serving on a thread of its own.
 class TestServer {
  public:
-  explicit TestServer(const fs::path& db, bool allow_import = false) : server_(options(db, allow_import)) {
+  explicit TestServer(const fs::path& db, bool allow_import = false, int query_ms = 10000)
+      : server_(options(db, allow_import, query_ms)) {
     port_ = server_.bind();
     REQUIRE(port_ > 0);
     thread_ = std::thread([this] { server_.run(); });
@@ -69,8 +70,9 @@ class TestServer {
   }
 
  private:
-  static qipu::serve::ServerOptions options(const fs::path& db, bool allow_import) {
+  static qipu::serve::ServerOptions options(const fs::path& db, bool allow_import, int query_ms) {
     qipu::serve::ServerOptions o;
+    o.query_ms = query_ms;
     o.db = db.string();
     o.port = 0;
     o.allow_import = allow_import;
@@ -183,6 +185,20 @@ TEST_CASE("serve: search answers with the total, the page and the fields of sear
   auto moves = server.get("/api/search?moves=1.d4%20d5%202.c4&limit=1000");
   auto moves_count = run_qipu("search --moves \"1.d4 d5 2.c4\" --count --db \"" + s.db.string() + "\"");
   CHECK(moves.second["total"] == std::stoll(moves_count.out));
+}
+
+TEST_CASE("serve: a position search past --query-ms is stopped with 503, replays included", "[serve]") {
+  // Without index entries every game is replayed between SQL rows (tests/test_deadline.cpp
+  // has the library's side); a zero budget is past before the first replay.
+  SampleDb s("deadline", 200, "--no-position-index");
+  const std::string ask = "/api/search?moves=1.e4%20e5&transpose=1";
+  auto [status, body] = TestServer(s.db, false, 0).get(ask);
+  CHECK(status == 503);
+  CHECK(body["error"].get<std::string>().find("longer than 0 ms") != std::string::npos);
+  auto [in_time, answer] = TestServer(s.db).get(ask);
+  REQUIRE(in_time == 200);
+  auto count = run_qipu("search --transpose --moves \"1.e4 e5\" --count --db \"" + s.db.string() + "\"");
+  CHECK(answer["total"] == std::stoll(count.out));
 }
 
 TEST_CASE("serve: bad parameters are 400 with a message naming them", "[serve]") {

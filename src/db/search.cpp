@@ -369,7 +369,10 @@ std::uint64_t for_each_unindexed(Connection& db, const std::string& columns, con
     st.bind(1, r.first).bind(2, r.last);
     int i = 3;
     for (const auto& p : filter.params) std::visit([&](const auto& v) { st.bind(i++, v); }, p);
-    for (; st.step(); ++n) f(st);
+    for (; st.step(); ++n) {
+      db.check_deadline();  // replays run between rows, unseen by SQLite's progress handler
+      f(st);
+    }
     st.reset();
   }
   return n;
@@ -388,7 +391,10 @@ std::uint64_t for_each_verified(Connection& db, const Position& pos, const std::
   bool open = false;  // the current game passes the filter and has not matched yet
   std::size_t found = 0;
   for_each_hit(db, pos.key(), [&](const PositionHit& h) {
-    if (h.game != game) open = scan.seek(game = h.game);
+    if (h.game != game) {
+      db.check_deadline();
+      open = scan.seek(game = h.game);
+    }
     if (!open || !verify.check(scan.row(), h.ply)) return true;
     f(scan.row(), h.ply);
     open = false;
@@ -423,6 +429,7 @@ std::vector<std::int64_t> find_position(Connection& db, const PositionQuery& pq,
     };
     HitScanner scan(db, "", filter);
     for_each_hit(db, pq.position.key(), [&](const PositionHit& h) {
+      db.check_deadline();
       if (std::size_t(h.ply) == want.size() && scan.seek(h.game) && begins_so(scan.row())) ids.push_back(h.game);
       return ids.size() < max;
     });

@@ -73,6 +73,21 @@ Statement Connection::prepare(std::string_view sql) { return Statement(db_, sql)
 
 std::int64_t Connection::last_insert_id() const { return sqlite3_last_insert_rowid(db_); }
 
+namespace {
+int stop_if_past(void* connection) { return static_cast<const Connection*>(connection)->past_deadline() ? 1 : 0; }
+}  // namespace
+
+void Connection::set_deadline(std::chrono::steady_clock::time_point deadline) {
+  deadline_ = deadline;
+  sqlite3_progress_handler(db_, 10000, stop_if_past, this);
+}
+
+bool Connection::past_deadline() const { return deadline_ && std::chrono::steady_clock::now() > *deadline_; }
+
+void Connection::check_deadline() const {
+  if (past_deadline()) throw DbError(path_ + ": interrupted: past the time allowed", SQLITE_INTERRUPT);
+}
+
 Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
   int rc = sqlite3_prepare_v3(db, sql.data(), int(sql.size()), SQLITE_PREPARE_PERSISTENT, &stmt_, nullptr);
   if (rc != SQLITE_OK)

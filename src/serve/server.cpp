@@ -35,10 +35,6 @@ void reply_error(httplib::Response& res, int status, const std::string& message)
   reply(res, status, {{"error", message}});
 }
 
-// SQLite calls this every few thousand steps; a request past its deadline is interrupted
-// (the statement fails with SQLITE_INTERRUPT) and answered 503.
-int past_deadline(void* deadline) { return Clock::now() > *static_cast<Clock::time_point*>(deadline) ? 1 : 0; }
-
 std::string_view content_type(std::string_view path) {
   auto ends = [&](std::string_view ext) {
     return path.size() >= ext.size() && path.substr(path.size() - ext.size()) == ext;
@@ -122,12 +118,12 @@ struct Server::Impl {
   void run_call(httplib::Response& res, F&& f) {
     try {
       auto c = db::open_for_search(o.db);
-      auto deadline = Clock::now() + std::chrono::milliseconds(o.query_ms);
-      sqlite3_progress_handler(c->handle(), 10000, past_deadline, &deadline);
+      // Past the deadline, its SQL and its replays stop with SQLITE_INTERRUPT: answered 503.
+      c->set_deadline(Clock::now() + std::chrono::milliseconds(o.query_ms));
       try {
         reply(res, 200, f(*c));
       } catch (const db::DbError& e) {
-        if (Clock::now() <= deadline) throw;
+        if ((e.code() & 0xff) != SQLITE_INTERRUPT) throw;
         reply_error(res, 503,
                     "the query took longer than " + std::to_string(o.query_ms) + " ms and was stopped; narrow it");
       }

@@ -2,7 +2,9 @@
 // reset and reused, and transactions that roll back unless committed.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -46,9 +48,18 @@ class Connection {
   [[nodiscard]] sqlite3* handle() const { return db_; }
   [[nodiscard]] const std::string& path() const { return path_; }
 
+  // Work on this connection past `deadline` fails with a DbError of code SQLITE_INTERRUPT:
+  // its SQL (through SQLite's progress handler) and the replays that position searches do
+  // between rows, which SQLite does not see (they call check_deadline).
+  void set_deadline(std::chrono::steady_clock::time_point deadline);
+  [[nodiscard]] bool past_deadline() const;
+  // Throws that DbError when past the deadline; does nothing when none is set.
+  void check_deadline() const;
+
  private:
   sqlite3* db_ = nullptr;
   std::string path_;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
 };
 
 class Statement {
