@@ -23,12 +23,13 @@ namespace {
 
 // The first reading of the token that is legal in the position, in English SAN.
 std::string read_as_san(const Position& pos, const std::string& token) {
-  MoveReadings r = read_move(token);
-  for (const auto& reading : r.readings) {
+  Result<MoveReadings> r = read_move(token);
+  if (!r) return "(none: " + r.error() + ")";
+  for (const auto& reading : r->readings) {
     Result<Move> res = resolve_san(pos, reading.san);
     if (res) return format_san(pos, *res);
   }
-  return "(none: " + r.error + ")";
+  return "(none legal)";
 }
 
 game::PipelineOptions any_notation(const Notation* from = nullptr) {
@@ -142,11 +143,11 @@ TEST_CASE("Chinese words: castling, results, generic castling, 后 only as a mov
 }
 
 TEST_CASE("xiangqi is refused by name", "[notation][zh]") {
-  MoveReadings r = read_move("炮二平五");
-  CHECK(r.readings.empty());
-  CHECK(r.xiangqi);
-  CHECK(r.error.find("xiangqi") != std::string::npos);
-  CHECK(read_move("马8进7").xiangqi);
+  Result<MoveReadings> r = read_move("炮二平五");
+  CHECK(!r);
+  CHECK(r.kind() == Problem::unknown_move);
+  CHECK(r.error().find("xiangqi") != std::string::npos);
+  CHECK(read_move("马8进7").error().find("xiangqi") != std::string::npos);
   int errors = 0;
   std::string out = rewrite({{"<test>", std::string("1. 炮二平五 马8进7 *")}}, to("en"), &errors);
   CHECK(errors == 1);

@@ -74,7 +74,7 @@ std::string names_db() { return imported_db("names", "players/names.pgn"); }
 
 // The spellings column of `qipu players --name QUERY`, one line per identity.
 std::vector<std::string> spellings(const std::string& db, const std::string& query) {
-  auto r = run_qipu("players --db " + db + " --name '" + query + "'");
+  auto r = run_qipu("players --format tsv --lang en --db " + db + " --name '" + query + "'");
   REQUIRE(r.code == 0);
   std::vector<std::string> out;
   for (const auto& line : lines_of(r.out)) {
@@ -100,7 +100,7 @@ TEST_CASE("players groups real spellings into people", "[players][cli]") {
   CHECK(spellings(db, "praggnanandhaa") == std::vector<std::string>{"Praggnanandhaa,R (1); Pragnanandha,R (1)"});
   CHECK(spellings(db, "erigaisi").size() == 2);
   CHECK(spellings(db, "kasparov") == std::vector<std::string>{"Kasparov, Gary (1); Kasparov,G (1)", "Kasparov,S (1)"});
-  auto fide = run_qipu("players --db " + db + " --name pragnanandha");
+  auto fide = run_qipu("players --format tsv --db " + db + " --name pragnanandha");
   CHECK(contains(fide.out, "\t25059530\t2\t"));
   // stats counts people, not spellings: the four Ivan Sokolov spellings are one player.
   auto stats = run_qipu("stats --db " + db);

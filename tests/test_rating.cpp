@@ -112,7 +112,7 @@ TEST_CASE("FIDE dp table and performance rating", "[rating]") {
 // 4. Alpha–Gamma * (left out).
 TEST_CASE("qipu rating replays an event with the club system", "[rating][cli]") {
   std::string db = imported_db("club", "players/club.pgn");
-  auto r = run_qipu("rating --system club --db " + db + " --start " QIPU_TEST_DATA "/players/club-start.csv");
+  auto r = run_qipu("rating --system club --format tsv --db " + db + " --start " QIPU_TEST_DATA "/players/club-start.csv");
   REQUIRE(r.code == 0);
   // Alpha 250, Beta 180, Gamma unrated (0). 1: higher Alpha wins, d 70: 10 − 5.6 → 4 (254,
   // 176). 2: draw, d 176 ≥ 100: Gamma gains 44 (Beta 132). 3: lower Gamma wins, d 210:
@@ -127,7 +127,7 @@ TEST_CASE("qipu rating replays an event with the club system", "[rating][cli]") 
 
 TEST_CASE("qipu rating replays the same event with FIDE's Elo rules", "[rating][cli]") {
   std::string db = imported_db("elo", "players/club.pgn");
-  auto r = run_qipu("rating --system elo --db " + db);
+  auto r = run_qipu("rating --system elo --format tsv --db " + db);
   REQUIRE(r.code == 0);
   // Alpha 2200 and Beta 2000 from their Elo tags (K 20), Gamma unrated at 1400 (K 40).
   // 1: Alpha +20 × (1 − 0.75975) = +4.805. 2: Beta 1995.2 vs Gamma, capped at 400:

@@ -8,13 +8,39 @@ namespace qipu::cli {
 
 namespace {
 
+// The declarations a command may take on their own (explore, rating: a subset).
+void add_player_option(CLI::App& cmd, game::Criteria& c) {
+  cmd.add_option("--player", c.player, "Either player's name has these words");
+}
+
+void add_color_option(CLI::App& cmd, game::Criteria& c) {
+  cmd.add_option("--color", c.color, "With --player: the games the player had this colour in, white or black")
+      ->check(CLI::IsMember({"white", "black"}));
+}
+
+void add_place_options(CLI::App& cmd, game::Criteria& c) {
+  cmd.add_option("--event", c.event, "Event name contains this");
+  cmd.add_option("--site", c.site, "Site contains this");
+}
+
+void add_date_options(CLI::App& cmd, game::Criteria& c) {
+  cmd.add_option("--date-from", c.date_from, "Played on or after this date: 1990, 1990.05 or 1990.05.17");
+  cmd.add_option("--date-to", c.date_to, "Played on or before this date: 1990 means up to the end of 1990");
+}
+
+void add_elo_options(CLI::App& cmd, game::Criteria& c) {
+  cmd.add_option("--min-elo", c.min_elo, "A player (both with --both-elo) rated at least this");
+  cmd.add_option("--max-elo", c.max_elo, "A player (both with --both-elo) rated at most this");
+  cmd.add_flag("--both-elo", c.both_elo, "Apply --min-elo/--max-elo to both players rather than either");
+}
+
 void add_name_options(CLI::App& cmd, CriteriaOptions& o, CriteriaScope scope) {
   game::Criteria& c = o.criteria;
   cmd.add_option("--white", c.white,
                  "White's name has these words, in any order: \"anand\", \"Magnus Carlsen\", \"Carlsen M\" (case, "
                  "accents, full-width letters and 對/对 folded; any script, e.g. 王皓)");
   cmd.add_option("--black", c.black, "Black's name has these words");
-  cmd.add_option("--player", c.player, "Either player's name has these words");
+  add_player_option(cmd, c);
   cmd.add_flag("--substring", o.substring, "Names match anywhere, not by words (\"anand\" then finds Praggnanandhaa)");
   cmd.add_flag("--exact", c.exact, "Names (players, --event, --site) must match whole, still case-insensitive");
   cmd.add_flag("--regex", c.regex,
@@ -24,24 +50,19 @@ void add_name_options(CLI::App& cmd, CriteriaOptions& o, CriteriaScope scope) {
   auto* drew = cmd.add_flag("--drew", o.drew, "With --player: the games the player drew");
   won->excludes(lost)->excludes(drew);
   lost->excludes(drew);
-  cmd.add_option("--color", c.color, "With --player: the games the player had this colour in, white or black")
-      ->check(CLI::IsMember({"white", "black"}));
+  add_color_option(cmd, c);
   if (scope == CriteriaScope::filter) {
     cmd.add_option("--round", c.round, "The Round tag is exactly this");
     cmd.add_option("--annotator", c.annotator, "The annotator's name contains this");
   }
-  cmd.add_option("--event", c.event, "Event name contains this");
-  cmd.add_option("--site", c.site, "Site contains this");
+  add_place_options(cmd, c);
 }
 
 void add_tag_options(CLI::App& cmd, CriteriaOptions& o, CriteriaScope scope) {
   game::Criteria& c = o.criteria;
   cmd.add_option("--result", c.result, "1-0, 0-1, 1/2-1/2, *, decisive or draw");
-  cmd.add_option("--date-from", c.date_from, "Played on or after this date: 1990, 1990.05 or 1990.05.17");
-  cmd.add_option("--date-to", c.date_to, "Played on or before this date: 1990 means up to the end of 1990");
-  cmd.add_option("--min-elo", c.min_elo, "A player (both with --both-elo) rated at least this");
-  cmd.add_option("--max-elo", c.max_elo, "A player (both with --both-elo) rated at most this");
-  cmd.add_flag("--both-elo", c.both_elo, "Apply --min-elo/--max-elo to both players rather than either");
+  add_date_options(cmd, c);
+  add_elo_options(cmd, c);
   if (scope == CriteriaScope::search) return;
   cmd.add_option("--elo-diff", c.elo_diff, "Both players rated, at most this many points apart");
   cmd.add_option("--tag", o.tags, "Any tag: NAME=VALUE (exactly this value) or NAME~REGEX; may be repeated")
@@ -113,6 +134,17 @@ bool resolve_nots(const CLI::App& cmd, game::Criteria& c) {
 }  // namespace
 
 void add_criteria_options(CLI::App& cmd, CriteriaOptions& o, CriteriaScope scope) {
+  game::Criteria& c = o.criteria;
+  if (scope == CriteriaScope::explore) {
+    add_player_option(cmd, c);
+    add_color_option(cmd, c);
+    add_elo_options(cmd, c);
+    return add_date_options(cmd, c);
+  }
+  if (scope == CriteriaScope::rating) {
+    add_place_options(cmd, c);
+    return add_date_options(cmd, c);
+  }
   add_name_options(cmd, o, scope);
   add_tag_options(cmd, o, scope);
   add_game_options(cmd, o, scope);

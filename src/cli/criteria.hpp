@@ -1,5 +1,6 @@
 // The options that select games, declared once for `search` (SQL) and `filter` (in
-// memory): the same names, meanings and messages in both commands.
+// memory), and the subsets of them that `explore` and `rating` take: the same names,
+// meanings and messages in every command.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -20,8 +21,10 @@ struct CriteriaOptions {
 };
 
 // Which command declares them: filter has more (tags, speed, --not, …), and a few
-// meanings differ (search's material is the final position's).
-enum class CriteriaScope { search, filter };
+// meanings differ (search's material is the final position's). explore takes the
+// player, colour, Elo and dates (its --fen and --moves are the position it explores);
+// rating the event, site and dates.
+enum class CriteriaScope { search, filter, explore, rating };
 void add_criteria_options(CLI::App& cmd, CriteriaOptions& o, CriteriaScope scope);
 
 // After parsing: resolves --termination, --tag and --not into o.criteria and checks the

@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/criteria.hpp"
 #include "cli/db_options.hpp"
 #include "cli/lang.hpp"
 #include "cli/table.hpp"
@@ -22,7 +23,7 @@ struct ExploreOptions {
   std::string db, fen, moves, notation, format = "table", eco_file = db::DefaultEcoFile;
   std::string lang;  // of the table's words and the opening's name
   std::size_t top = 10;
-  db::GameFilter filter;  // only games that pass it count
+  CriteriaOptions criteria;  // only games that pass them count
 };
 
 struct Target {
@@ -229,8 +230,7 @@ void explore(std::ostream& out, const ExploreOptions& o) {
   if (!target) return set_exit_code(2);
   auto c = db::open_for_search(db::database_path(o.db));
   db::GameQuery q;
-  db::GameFilter f = o.filter;
-  f.names = game::NameMatch::Words;
+  const db::GameFilter& f = o.criteria.criteria;
   if (auto r = db::add_conditions(f, q); !r) {
     std::cerr << "qipu explore: " << r.error() << "\n";
     return set_exit_code(2);
@@ -273,29 +273,25 @@ void setup_explore(CLI::App& app) {
   add_lang_option(*cmd, o->lang);
   cmd->add_option("--format", o->format, "table (default) or json")->check(CLI::IsMember({"table", "json"}));
   cmd->add_option("--top", o->top, "How many top games (highest average Elo) to list (default 10)");
-  cmd->add_option("--player", o->filter.player,
-                  "Only games of a player whose name has these words; adds the player's score and performance");
-  cmd->add_option("--color", o->filter.color, "With --player: only the games the player had this colour in")
-      ->check(CLI::IsMember({"white", "black"}));
-  cmd->add_option("--min-elo", o->filter.min_elo,
-                  "Only games with a player rated at least this (both with --both-elo)");
-  cmd->add_flag("--both-elo", o->filter.both_elo, "Apply --min-elo to both players");
-  cmd->add_option("--date-from", o->filter.date_from, "Only games played on or after this date (1990, 1990.05)");
-  cmd->add_option("--date-to", o->filter.date_to, "Only games played on or before this date");
+  add_criteria_options(*cmd, o->criteria, CriteriaScope::explore);
   cmd->add_option("--eco-file", o->eco_file,
                   "ECO lines for naming the position (default: " + std::string(db::DefaultEcoFile) + ")");
   cmd->footer(
       "Each game counts once, with the move it played the first time it reached the position;\n"
       "percentages are of the games with that move. Elo is the mean of the known ratings of both players.\n"
+      "--player, --color, --min-elo, --max-elo, --both-elo, --date-from and --date-to select games as in search.\n"
       "With --player, score is the player's percentage and perf FIDE's performance rating over the rated opponents.\n"
       "Opening positions (at most 12 pieces and pawns off their start squares) are answered from the\n"
       "explorer's aggregate, kept by import: milliseconds at any database size. With a filter (--player,\n"
-      "--min-elo, --date-from, --date-to), --top above 10, or a later position, the games are read instead\n"
+      "--min-elo, --date-from, …), --top above 10, or a later position, the games are read instead\n"
       "through the position index, which takes longer the more games reach the position.\n"
       "Examples: qipu explore --moves \"1.e4 c5 2.Nf3 d6\" --notation zh\n"
       "          qipu explore --moves \"1.e4 c5 2.马f3 d6\" --lang zh   (Chinese headings, opening name and moves)\n"
       "          qipu explore --moves \"1.e4\" --player carlsen --color black");
-  cmd->callback([o] { run_explore(*o); });
+  cmd->callback([o, cmd] {
+    if (!finish_criteria("explore", *cmd, o->criteria)) return set_exit_code(2);
+    run_explore(*o);
+  });
 }
 
 }  // namespace qipu::cli

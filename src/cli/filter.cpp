@@ -17,6 +17,7 @@
 #include "qipu/db/eco.hpp"
 #include "qipu/db/sqlite.hpp"
 #include "qipu/game/criteria.hpp"
+#include "qipu/game/duplicate.hpp"
 
 namespace qipu::cli {
 
@@ -113,29 +114,15 @@ bool fix_result(game::GameRecord& rec) {
 
 // ---- duplicates ------------------------------------------------------------------
 
-std::uint64_t fnv(std::uint64_t h, std::string_view s) {
-  for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ULL;
-  return (h ^ 0x1ff) * 0x100000001b3ULL;  // a separator no byte gives
-}
-
-// What makes two games the same game, as import decides (Importer::key_roster and
-// duplicate_hash in src/db/store.cpp): the roster with its unknown defaults ("?",
-// "????.??.??", "*") the same as no tag, a missing Result the movetext's, the start and
-// the moves.
-std::uint64_t duplicate_key(const game::GameRecord& rec) {
-  auto known = [](std::string_view v, std::string_view unknown) { return v == unknown ? std::string_view() : v; };
-  std::string_view result = rec.tag("Result").empty() ? std::string_view(rec.result) : rec.tag("Result");
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (std::string_view name : {"White", "Black", "Event", "Site", "Round"}) h = fnv(h, known(rec.tag(name), "?"));
-  h = fnv(h, known(rec.tag("Date"), "????.??.??"));
-  h = fnv(h, known(result, "*"));
-  h = fnv(h, rec.start_fen ? rec.start_position.fen() : "");
+// The key import gives the game (game/duplicate.hpp), the moves as their raw values.
+std::uint64_t dedup_key(const game::GameRecord& rec) {
+  std::string moves;
   for (const auto& node : rec.mainline) {
     if (node.move.is_none()) break;
     std::uint16_t m = node.move.raw();
-    h = fnv(h, std::string_view(reinterpret_cast<const char*>(&m), sizeof m));
+    moves.append(reinterpret_cast<const char*>(&m), sizeof m);
   }
-  return h;
+  return game::duplicate_key(game::identity_of(rec, moves));
 }
 
 // ---- output files ---------------------------------------------------------------
@@ -282,7 +269,7 @@ void prepare(game::GameRecord& rec, const FilterOptions& o, const game::Matcher&
   Verdict& v = rec.extra.emplace<Verdict>();
   if (!matcher.matches(rec)) return;
   v.matched = true;
-  if (o.dedup || !o.duplicates.empty()) v.key = duplicate_key(rec);
+  if (o.dedup || !o.duplicates.empty()) v.key = dedup_key(rec);
   if (o.seven_tags) keep_seven_tags(rec);  // before the tags added below
   if (classify && (o.add_eco || o.split_by == "eco"))
     if (auto op = classify(game::position_keys(rec))) {

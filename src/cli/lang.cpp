@@ -69,7 +69,7 @@ constexpr Words Table[] = {
     {"SB", "索伯分", "索伯分"},
     {"(crosstable left out: more than {} players; see --max-crosstable)",
      "（棋手多于 {} 名，未列交叉表；见 --max-crosstable）", "（棋手多於 {} 名，未列交叉表；見 --max-crosstable）"},
-    // players, rating, stats --player and --teams (headings()).
+    // players, rating, stats --player and --teams.
     {"match points", "场分", "場分"},
     {"game points", "局分", "局分"},
     {"team", "队", "隊"},

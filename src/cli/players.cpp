@@ -8,7 +8,8 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/db_options.hpp"
-#include "cli/headings.hpp"
+#include "cli/lang.hpp"
+#include "cli/table.hpp"
 #include "qipu/db/players.hpp"
 #include "qipu/db/search.hpp"
 
@@ -17,7 +18,7 @@ namespace qipu::cli {
 namespace {
 
 struct PlayersOptions {
-  std::string db, name;
+  std::string db, name, lang, format = "table";
   bool substring = false, corrections = false;
   std::size_t limit = 50;
   std::string merge_a, merge_b, split;
@@ -28,13 +29,17 @@ std::string range_text(int lo, int hi) {
   return lo == hi ? std::to_string(lo) : std::to_string(lo) + "–" + std::to_string(hi);
 }
 
-void print_identity(std::ostream& out, const db::PlayerIdentity& id) {
-  out << shown(id.name) << "\t" << id.fide_id << "\t" << id.games << "\t"
-      << (id.min_elo ? range_text(*id.min_elo, *id.max_elo) : "") << "\t" << range_text(id.first_year, id.last_year)
-      << "\t";
+// One identity as a row of the table: its spellings last, each with its games.
+std::vector<std::string> identity_row(const db::PlayerIdentity& id) {
+  std::string spellings;
   for (std::size_t i = 0; i < id.spellings.size(); ++i)
-    out << (i ? "; " : "") << shown(id.spellings[i].name) << " (" << id.spellings[i].games << ")";
-  out << "\n";
+    spellings += (i ? "; " : "") + shown(id.spellings[i].name) + " (" + std::to_string(id.spellings[i].games) + ")";
+  return {shown(id.name),
+          shown(id.fide_id),
+          std::to_string(id.games),
+          id.min_elo ? range_text(*id.min_elo, *id.max_elo) : "",
+          range_text(id.first_year, id.last_year),
+          spellings};
 }
 
 // A spelling quoted for a POSIX shell.
@@ -67,10 +72,20 @@ void list_players(std::ostream& out, const PlayersOptions& o) {
     for (const auto& id : ids.list) shown_ids.push_back(&id);
   else
     shown_ids = db::find_identities(ids, o.name, mode);
-  out << heading("player") << "\t" << heading("FIDE id") << "\t" << heading("games") << "\t" << heading("Elo") << "\t"
-      << heading("years") << "\t" << heading("spellings") << "\n";
+  Lang lang = resolve_lang(o.lang);
+  auto w = [&](std::string_view english) { return std::string(word(lang, english)); };
+  Table table({{w("player")},
+               {w("FIDE id"), 0, 12, true},
+               {w("games"), 0, 10, true},
+               {w("Elo"), 0, 12, true},
+               {w("years")},
+               {w("spellings"), 0, 200}});
   std::size_t n = o.limit == 0 ? shown_ids.size() : std::min(o.limit, shown_ids.size());
-  for (std::size_t i = 0; i < n; ++i) print_identity(out, *shown_ids[i]);
+  for (std::size_t i = 0; i < n; ++i) table.add(identity_row(*shown_ids[i]));
+  if (o.format == "tsv")
+    table.print_tsv(out);
+  else
+    table.print(out);
   if (n < shown_ids.size())
     std::cerr << "qipu players: " << shown_ids.size() - n << " more not shown (--limit 0 lists all)\n";
 }
@@ -133,6 +148,9 @@ void setup_players(CLI::App& app) {
   cmd->add_flag("--corrections", o->corrections,
                 "Print the stored merges and splits as qipu commands, to apply them to another database");
   cmd->add_option("--limit", o->limit, "At most this many players, most games first (default 50; 0 for all)");
+  add_lang_option(*cmd, o->lang);
+  cmd->add_option("--format", o->format, "table (default: aligned columns) or tsv (tab-separated, for scripts)")
+      ->check(CLI::IsMember({"table", "tsv"}));
   auto* merge = cmd->add_subcommand("merge", "Make two spellings one person (kept in the database)");
   add_db_option(*merge, o->db);
   merge->add_option("a", o->merge_a, "A spelling, as `qipu players` lists it")->required();
@@ -148,6 +166,7 @@ void setup_players(CLI::App& app) {
       "an initial joins the only full given name it can stand for. Merges and splits are kept by spelling,\n"
       "so they survive importing the games again; --corrections prints them as commands for another database.\n"
       "Examples: qipu players --name anand\n"
+      "          qipu players --name 丁立人 --lang zh   (Chinese headings)\n"
       "          qipu players merge \"Kasparov, Gary\" \"Kasparov, Garry\"\n"
       "          qipu players split \"Sokolov, A\"");
   cmd->callback([o, merge, split] {

@@ -9,8 +9,10 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
+#include "cli/criteria.hpp"
 #include "cli/db_options.hpp"
-#include "cli/headings.hpp"
+#include "cli/lang.hpp"
+#include "cli/table.hpp"
 #include "qipu/db/players.hpp"
 #include "qipu/db/rating.hpp"
 #include "qipu/db/search.hpp"
@@ -20,8 +22,8 @@ namespace qipu::cli {
 namespace {
 
 struct RatingOptions {
-  std::string db, system = "club", start;
-  db::GameFilter filter;
+  std::string db, system = "club", start, lang, format = "table";
+  CriteriaOptions criteria;  // which games are replayed
 };
 
 // The fields of one CSV line; quoted fields may hold commas and doubled quotes.
@@ -109,29 +111,40 @@ std::string number(double v, int decimals) {
 
 std::string score_text(double s) { return number(s, std::floor(s) == s ? 0 : 1); }
 
-std::string level_text(int points) {
+std::string level_text(Lang lang, int points) {
   int level = db::club_level(points);
-  return level == 0 ? heading("unrated") : std::to_string(level) + "级";
+  return level == 0 ? std::string(word(lang, "unrated")) : std::to_string(level) + "级";
 }
 
-void print_table(std::ostream& out, const std::vector<db::RatedPlayer>& list, bool club) {
-  out << heading("rank") << "\t" << heading("player") << "\t" << heading(club ? "points" : "rating") << "\t"
-      << (club ? heading("level") + "\t" : "") << heading("start") << "\t" << heading("change") << "\t"
-      << heading("games") << "\t" << heading("score") << "\n";
+void print_table(std::ostream& out, const RatingOptions& o, const std::vector<db::RatedPlayer>& list, bool club) {
+  Lang lang = resolve_lang(o.lang);
+  auto w = [&](std::string_view english) { return std::string(word(lang, english)); };
+  std::vector<Column> columns{{w("rank"), 0, 8, true}, {w("player")}, {w(club ? "points" : "rating"), 0, 10, true}};
+  if (club) columns.push_back({w("level")});
+  columns.insert(
+      columns.end(),
+      {{w("start"), 0, 10, true}, {w("change"), 0, 10, true}, {w("games"), 0, 10, true}, {w("score"), 0, 10, true}});
+  Table table(columns);
   for (std::size_t i = 0; i < list.size(); ++i) {
     const auto& p = list[i];
     double change = p.rating - p.start;
-    out << i + 1 << "\t" << shown(p.name) << "\t" << number(p.rating, club ? 0 : 1) << "\t"
-        << (club ? level_text(int(p.rating)) + "\t" : "") << number(p.start, 0) << "\t" << (change > 0 ? "+" : "")
-        << number(change, club ? 0 : 1) << "\t" << p.games << "\t" << score_text(p.score) << "\n";
+    std::vector<std::string> row{std::to_string(i + 1), shown(p.name), number(p.rating, club ? 0 : 1)};
+    if (club) row.push_back(level_text(lang, int(p.rating)));
+    row.insert(row.end(), {number(p.start, 0), (change > 0 ? "+" : "") + number(change, club ? 0 : 1),
+                           std::to_string(p.games), score_text(p.score)});
+    table.add(row);
   }
+  if (o.format == "tsv")
+    table.print_tsv(out);
+  else
+    table.print(out);
 }
 
 void rating(std::ostream& out, const RatingOptions& o) {
   std::vector<StartEntry> start;
   if (!o.start.empty() && !read_start(o.start, start)) return set_exit_code(2);
   db::GameQuery q;
-  if (auto r = db::add_conditions(o.filter, q); !r) {
+  if (auto r = db::add_conditions(o.criteria.criteria, q); !r) {
     std::cerr << "qipu rating: " << r.error() << "\n";
     return set_exit_code(2);
   }
@@ -153,7 +166,7 @@ void rating(std::ostream& out, const RatingOptions& o) {
     }
     table.play(name(g.white, g.white_name), name(g.black, g.black_name), *wp, g.white_elo, g.black_elo);
   }
-  print_table(out, table.standings(), club);
+  print_table(out, o, table.standings(), club);
   if (skipped) std::cerr << "qipu rating: " << skipped << " game(s) without a result (*) left out\n";
 }
 
@@ -176,16 +189,20 @@ void setup_rating(CLI::App& app) {
   cmd->add_option("--start", o->start,
                   "Starting ratings, CSV: NAME,RATING[,GAMES] a line (GAMES: games played before, for Elo's K; "
                   "default 30). Players not listed start unrated: 0 points, or their first Elo tag, else 1400");
-  cmd->add_option("--event", o->filter.event, "Only games of events whose name contains this");
-  cmd->add_option("--site", o->filter.site, "Only games at sites whose name contains this");
-  cmd->add_option("--date-from", o->filter.date_from, "Only games played on or after this date (1990, 1990.05)");
-  cmd->add_option("--date-to", o->filter.date_to, "Only games played on or before this date");
+  add_lang_option(*cmd, o->lang);
+  cmd->add_option("--format", o->format, "table (default: aligned columns) or tsv (tab-separated, for scripts)")
+      ->check(CLI::IsMember({"table", "tsv"}));
+  add_criteria_options(*cmd, o->criteria, CriteriaScope::rating);
   cmd->footer(
       "Games are replayed in date order, then round, then as imported; games without a result are left out.\n"
       "Club points: a level is 100 points (30级 from 100 up to 1级 from 3000); docs/ratings.md gives every rule.\n"
       "Examples: qipu rating --system club --event \"Club championship 2026\" --start ratings.csv\n"
-      "          qipu rating --system elo --event Linares --date-from 1994 --date-to 1994");
-  cmd->callback([o] { run_rating(*o); });
+      "          qipu rating --system elo --event Linares --date-from 1994 --date-to 1994\n"
+      "          qipu rating --event \"Club championship 2026\" --lang zh --format tsv   (Chinese headings, tabs)");
+  cmd->callback([o, cmd] {
+    if (!finish_criteria("rating", *cmd, o->criteria)) return set_exit_code(2);
+    run_rating(*o);
+  });
 }
 
 }  // namespace qipu::cli

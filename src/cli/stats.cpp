@@ -179,21 +179,21 @@ void print_event(std::ostream& out, Lang lang, db::Connection& c, const std::str
         << "\n";
 }
 
-void print_teams(std::ostream& out, db::Connection& c, const StatsOptions& o) {
+void print_teams(std::ostream& out, Lang lang, db::Connection& c, const StatsOptions& o) {
   if (o.event.empty()) {
     std::cerr << "qipu stats: --teams needs --event NAME\n";
     return set_exit_code(2);
   }
   auto ev = event_named(c, o.event);
   if (!ev) return set_exit_code(2);
-  print_team_stats(out, c, ev->id, ev->name, o.rank_by == "game-points", o.max_crosstable);
+  print_team_stats(out, lang, c, ev->id, ev->name, o.rank_by == "game-points", o.max_crosstable);
 }
 
 void stats(std::ostream& out, const StatsOptions& o) {
   auto c = db::open_for_search(db::database_path(o.db));
   Lang lang = resolve_lang(o.lang);
-  if (!o.player.empty()) return print_player_stats(out, *c, o.player);
-  if (o.teams) return print_teams(out, *c, o);
+  if (!o.player.empty()) return print_player_stats(out, lang, *c, o.player);
+  if (o.teams) return print_teams(out, lang, *c, o);
   if (!o.event.empty()) return print_event(out, lang, *c, o.event, o.max_crosstable);
   print_totals(out, lang, *c);
   print_openings(out, lang, *c, o.top);
@@ -201,9 +201,6 @@ void stats(std::ostream& out, const StatsOptions& o) {
 }
 
 void run_stats(const StatsOptions& o) {
-  // The player and team tables take their headings from the default language
-  // (cli/headings.hpp): --lang becomes it for this run.
-  if (!o.lang.empty()) setenv("QIPU_LANG", o.lang.c_str(), 1);
   Output output("stats");
   if (!output.open("")) return;
   stats(output.stream(), o);

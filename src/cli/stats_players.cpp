@@ -10,7 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
-#include "cli/headings.hpp"
+#include "cli/lang.hpp"
 #include "qipu/db/players.hpp"
 #include "qipu/db/rating.hpp"
 #include "qipu/db/search.hpp"
@@ -55,10 +55,10 @@ void print_tally(std::ostream& out, const std::string& key, const Tally& t) {
       << (perf ? std::to_string(*perf) : "") << "\n";
 }
 
-void print_tallies(std::ostream& out, const std::string& title, const std::map<std::string, Tally>& m) {
+void print_tallies(std::ostream& out, Lang lang, const std::string& title, const std::map<std::string, Tally>& m) {
   out << "\n" << title << ":\n";
-  out << "\t" << heading("games") << "\t" << heading("score") << "\t%\topponents' Elo\t" << heading("performance")
-      << "\n";
+  out << "\t" << word(lang, "games") << "\t" << word(lang, "score") << "\t%\topponents' Elo\t"
+      << word(lang, "performance") << "\n";
   for (const auto& [key, t] : m) print_tally(out, key, t);
 }
 
@@ -94,7 +94,7 @@ std::string eco_family(const std::string& eco) {
 
 }  // namespace
 
-void print_player_stats(std::ostream& out, db::Connection& c, const std::string& query) {
+void print_player_stats(std::ostream& out, Lang lang, db::Connection& c, const std::string& query) {
   auto ids = db::load_identities(c);
   const db::PlayerIdentity* id = one_identity(ids, query);
   if (!id) return set_exit_code(2);
@@ -118,30 +118,30 @@ void print_player_stats(std::ostream& out, db::Connection& c, const std::string&
     by_eco[eco_family(g.eco)].add(points, opponent_elo);
   }
   out << shown(id->name) << (id->fide_id.empty() ? "" : " (FIDE id " + id->fide_id + ")") << "\n";
-  out << heading("spellings") << ": ";
+  out << word(lang, "spellings") << ": ";
   for (std::size_t i = 0; i < id->spellings.size(); ++i) out << (i ? "; " : "") << shown(id->spellings[i].name);
-  out << "\n\n\t" << heading("games") << "\t" << heading("score") << "\t%\topponents' Elo\t" << heading("performance")
-      << "\n";
+  out << "\n\n\t" << word(lang, "games") << "\t" << word(lang, "score") << "\t%\topponents' Elo\t"
+      << word(lang, "performance") << "\n";
   print_tally(out, "all", total);
   if (unfinished) out << "(" << unfinished << " game(s) without a result left out)\n";
-  print_tallies(out, "by colour", by_colour);
-  print_tallies(out, "by year", by_year);
-  print_tallies(out, "by ECO family", by_eco);
+  print_tallies(out, lang, "by colour", by_colour);
+  print_tallies(out, lang, "by year", by_year);
+  print_tallies(out, lang, "by ECO family", by_eco);
 }
 
 namespace {
 
-void print_matches(std::ostream& out, const db::TeamStandings& s) {
-  out << heading("round") << "\t" << heading("team") << "\t\t" << heading("game points") << "\n";
+void print_matches(std::ostream& out, Lang lang, const db::TeamStandings& s) {
+  out << word(lang, "round") << "\t" << word(lang, "team") << "\t\t" << word(lang, "game points") << "\n";
   for (const auto& m : s.matches)
     out << shown(m.round) << "\t" << shown(m.teams[0]) << " – " << shown(m.teams[1]) << "\t\t"
         << half_points(m.game_points[0]) << "–" << half_points(m.game_points[1]) << "\n";
 }
 
-void print_team_table(std::ostream& out, const db::TeamStandings& s, int max_crosstable) {
+void print_team_table(std::ostream& out, Lang lang, const db::TeamStandings& s, int max_crosstable) {
   bool cross = int(s.table.size()) <= max_crosstable;
-  out << heading("rank") << "\t" << heading("team") << "\t" << heading("matches") << "\t+\t=\t-\t"
-      << heading("match points") << "\t" << heading("game points");
+  out << word(lang, "rank") << "\t" << word(lang, "team") << "\t" << word(lang, "matches") << "\t+\t=\t-\t"
+      << word(lang, "match points") << "\t" << word(lang, "game points");
   if (cross)
     for (std::size_t i = 0; i < s.table.size(); ++i) out << "\t" << i + 1;
   out << "\n";
@@ -161,8 +161,8 @@ void print_team_table(std::ostream& out, const db::TeamStandings& s, int max_cro
 
 }  // namespace
 
-void print_team_stats(std::ostream& out, db::Connection& c, std::int64_t event, const std::string& event_name,
-                      bool by_game_points, int max_crosstable) {
+void print_team_stats(std::ostream& out, Lang lang, db::Connection& c, std::int64_t event,
+                      const std::string& event_name, bool by_game_points, int max_crosstable) {
   db::GameQuery q;
   q.where = "g.event = ?";
   q.params.emplace_back(event);
@@ -175,11 +175,11 @@ void print_team_stats(std::ostream& out, db::Connection& c, std::int64_t event, 
   out << shown(event_name) << ": " << s.matches.size() << " matches, " << s.table.size() << " teams";
   if (s.left_out) out << " (" << s.left_out << " game(s) without both team tags or a result left out)";
   out << "\n\n";
-  print_matches(out, s);
+  print_matches(out, lang, s);
   out << "\n"
-      << heading("standings") << " ("
+      << word(lang, "standings") << " ("
       << (by_game_points ? "game points, then match points" : "match points, then game points") << "):\n";
-  print_team_table(out, s, max_crosstable);
+  print_team_table(out, lang, s, max_crosstable);
 }
 
 }  // namespace qipu::cli

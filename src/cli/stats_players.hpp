@@ -5,15 +5,16 @@
 #include <ostream>
 #include <string>
 
+#include "cli/lang.hpp"
 #include "qipu/db/sqlite.hpp"
 
 namespace qipu::cli {
 
 // stats --player X: the one person X names (db/players.hpp), their games, score and
 // performance rating overall, by colour, by year and by ECO family.
-void print_player_stats(std::ostream& out, db::Connection& c, const std::string& query);
+void print_player_stats(std::ostream& out, Lang lang, db::Connection& c, const std::string& query);
 // stats --event NAME --teams: the event's team matches, standings and match crosstable.
-void print_team_stats(std::ostream& out, db::Connection& c, std::int64_t event, const std::string& event_name,
-                      bool by_game_points, int max_crosstable);
+void print_team_stats(std::ostream& out, Lang lang, db::Connection& c, std::int64_t event,
+                      const std::string& event_name, bool by_game_points, int max_crosstable);
 
 }  // namespace qipu::cli

@@ -193,4 +193,24 @@ void Table::print(std::ostream& out, std::string_view indent) {
   for (const auto& row : rows_) write_row(out, row, indent);
 }
 
+namespace {
+
+void write_tsv_row(std::ostream& out, const std::vector<std::string>& row) {
+  std::string line;
+  for (std::size_t k = 0; k < row.size(); ++k) {
+    if (k) line += '\t';
+    for (char c : row[k]) line += c == '\t' || c == '\n' || c == '\r' ? ' ' : c;
+  }
+  out << line << "\n";
+}
+
+}  // namespace
+
+void Table::print_tsv(std::ostream& out) const {
+  std::vector<std::string> headings;
+  for (const auto& c : columns_) headings.push_back(c.heading);
+  write_tsv_row(out, headings);
+  for (const auto& row : rows_) write_tsv_row(out, row);
+}
+
 }  // namespace qipu::cli

@@ -43,6 +43,9 @@ class Table {
   void print(std::ostream& out, std::string_view indent = "");
   void write_header(std::ostream& out, std::string_view indent = "") const;
   void write_row(std::ostream& out, const std::vector<std::string>& row, std::string_view indent = "") const;
+  // The same cells for scripts: tab-separated, uncut and unpadded (a tab or newline in a
+  // cell becomes a space), the heading line first.
+  void print_tsv(std::ostream& out) const;
 
  private:
   std::vector<Column> columns_;

@@ -20,7 +20,7 @@ namespace {
 void fold_sql(sqlite3_context* ctx, int, sqlite3_value** argv) {
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return sqlite3_result_null(ctx);
   auto* text = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
-  std::string folded = fold_case(std::string_view(text, std::size_t(sqlite3_value_bytes(argv[0]))));
+  std::string folded = game::fold_name(std::string_view(text, std::size_t(sqlite3_value_bytes(argv[0]))));
   sqlite3_result_text(ctx, folded.data(), int(folded.size()), SQLITE_TRANSIENT);
 }
 
@@ -49,10 +49,6 @@ void name_match_sql(sqlite3_context* ctx, int, sqlite3_value** argv) {
 }
 
 }  // namespace
-
-// Names and events fold as game::fold_name does: case, accents, full-width letters,
-// traditional Chinese characters.
-std::string fold_case(std::string_view s) { return game::fold_name(s); }
 
 void register_search_functions(Connection& db) {
   int rc = sqlite3_create_function_v2(db.handle(), "qipu_fold", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,

@@ -10,12 +10,12 @@ namespace qipu::db {
 
 std::optional<EventRef> find_event(Connection& c, const std::string& name, std::vector<EventRef>* candidates) {
   auto exact = c.prepare("SELECT id, name FROM event WHERE qipu_fold(name) = ?");
-  exact.bind(1, fold_case(name));
+  exact.bind(1, game::fold_name(name));
   if (exact.step()) return EventRef{exact.int64(0), std::string(exact.text(1))};
   auto like = c.prepare("SELECT id, name FROM event WHERE qipu_fold(name) LIKE ? ESCAPE '\\' ORDER BY name LIMIT 21");
   // Built by appending: "%" + s + "%" draws GCC 12's false -Wrestrict (bug 105329) at -O3.
   std::string pattern = "%";
-  pattern += escape_like(fold_case(name));
+  pattern += escape_like(game::fold_name(name));
   pattern += "%";
   like.bind(1, pattern);
   std::vector<EventRef> found;

@@ -18,6 +18,7 @@
 
 #include "qipu/db/codec.hpp"
 #include "qipu/db/search.hpp"
+#include "qipu/game/duplicate.hpp"
 
 namespace qipu::db {
 
@@ -199,11 +200,6 @@ bool clean_eco(std::string_view s) {
          std::isdigit(static_cast<unsigned char>(s[2]));
 }
 
-std::uint64_t fnv1a(std::uint64_t h, std::string_view s) {
-  for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ULL;
-  return (h ^ 0xff) * 0x100000001b3ULL;  // a separator, so "ab","c" differs from "a","bc"
-}
-
 // The Date tag a date_sort value stands for, in 10 characters ("1990.05.??"); years are
 // 1 to 9999 (sortable_date reads four digits), months and days below 100.
 void format_date(std::int64_t date_sort, char* out) {
@@ -340,29 +336,6 @@ struct RosterRow {
 };
 
 namespace {
-
-std::uint64_t mix(std::uint64_t h, std::optional<std::string_view> v) {
-  if (!v) return (h ^ 0x1ff) * 0x100000001b3ULL;  // no byte value gives this step
-  return fnv1a(h, *v);
-}
-
-std::uint64_t mix(std::uint64_t h, std::optional<std::int64_t> v) {
-  if (!v) return mix(h, std::optional<std::string_view>());
-  return fnv1a(h, std::string_view(reinterpret_cast<const char*>(&*v), sizeof *v));
-}
-
-// What makes two games the same game: the roster (Importer::key_roster), the start FEN
-// and the moves. A missing value differs from every present one, the empty string included.
-std::uint64_t duplicate_hash(const RosterRow& r, std::string_view moves) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (auto v : {r.white, r.black, r.event, r.site, r.date_sort}) h = mix(h, v);
-  for (auto v : {r.date_text, r.round, r.result, r.start_fen}) h = mix(h, v);
-  return fnv1a(h, moves);
-}
-
-std::optional<std::int64_t> column_int(Statement& st, int col) {
-  return st.is_null(col) ? std::nullopt : std::optional(st.int64(col));
-}
 
 std::optional<std::string_view> column_text(Statement& st, int col) {
   return st.is_null(col) ? std::nullopt : std::optional(st.text(col));
@@ -537,37 +510,21 @@ void Importer::load_names(NameIds& cache, const char* sql) {
 
 void Importer::load_hashes() {
   auto st = db_.prepare(
-      "SELECT white, black, event, site, date_sort, date_text, round, result, start_fen, moves, movetext_result FROM "
-      "game");
+      "SELECT w.name, b.name, e.name, s.name, g.date_sort, g.date_text, g.round, g.result, g.start_fen, g.moves, "
+      "g.movetext_result FROM game g LEFT JOIN player w ON w.id = g.white LEFT JOIN player b ON b.id = g.black "
+      "LEFT JOIN event e ON e.id = g.event LEFT JOIN site s ON s.id = g.site");
   hashes_.reserve(std::size_t(existing_));
+  char date[10];
   while (st.step()) {
-    RosterRow r{column_int(st, 0),  column_int(st, 1),  column_int(st, 2),  column_int(st, 3), column_int(st, 4),
-                column_text(st, 5), column_text(st, 6), column_text(st, 7), column_text(st, 8)};
-    hashes_.insert(duplicate_hash(key_roster(r, st.text(10)), st.blob(9)));
+    game::GameIdentity g{column_text(st, 0), column_text(st, 1), column_text(st, 2), column_text(st, 3),
+                         column_text(st, 5), column_text(st, 6), column_text(st, 7), column_text(st, 8),
+                         st.text(10),        st.blob(9)};
+    if (!g.date && !st.is_null(4)) {  // the Date tag as written, which written_date gives back
+      format_date(st.int64(4), date);
+      g.date = std::string_view(date, sizeof date);
+    }
+    hashes_.insert(game::duplicate_key(g));
   }
-}
-
-// The roster as the duplicate key sees it, which is as export writes it: a tag holding
-// the seven-tag roster's default ("?", "????.??.??", "*") is the same as no tag, and a
-// missing Result tag is the movetext's result. Otherwise a game exported and imported
-// again would be a duplicate of itself while both forms are stored.
-RosterRow Importer::key_roster(RosterRow r, std::string_view movetext_result) const {
-  auto unknown_name = [](const NameIds& names, std::optional<std::int64_t>& id) {
-    auto it = names.find(std::string_view("?"));
-    if (id && it != names.end() && it->second == *id) id.reset();
-  };
-  auto unknown_text = [](std::optional<std::string_view>& v, std::string_view default_value) {
-    if (v == default_value) v.reset();
-  };
-  unknown_name(players_, r.white);
-  unknown_name(players_, r.black);
-  unknown_name(events_, r.event);
-  unknown_name(sites_, r.site);
-  unknown_text(r.round, "?");
-  unknown_text(r.date_text, "????.??.??");
-  if (!r.result && !movetext_result.empty()) r.result = movetext_result;
-  unknown_text(r.result, "*");
-  return r;
 }
 
 // Into an empty table, indexes are cheaper made once at the end, from sorted input that
@@ -630,7 +587,7 @@ RosterRow Importer::roster_row(const game::GameRecord& rec, const RosterTags& ro
 void Importer::add(const std::string& source, const game::GameRecord& rec, const EncodedGame& enc) {
   RosterTags roster(rec);
   RosterRow r = roster_row(rec, roster);
-  if (!opt_.allow_duplicates && !hashes_.insert(duplicate_hash(key_roster(r, rec.result), enc.moves))) {
+  if (!opt_.allow_duplicates && !hashes_.insert(game::duplicate_key(game::identity_of(rec, enc.moves)))) {
     ++stats_.duplicates;
     return;
   }

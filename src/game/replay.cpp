@@ -279,14 +279,19 @@ struct Replayer::Impl {
       }
     }
     if (special_token(f, token, offset)) return;
-    MoveReadings readings = read_move(token, preferred);
-    if (readings.ignorable) {
+    Result<MoveReadings> readings = read_move(token, preferred);
+    if (!readings) {
+      diagnose(readings.kind(), true, offset, ply_of(now), numbered_move(now, token),
+               "unknown move token '" + display_token(token) + "': " + readings.error());
+      return break_line(f, node, token);
+    }
+    if (readings->ignorable) {
       drop_last_node(f);  // a lone e.p. mark adds nothing to the move before it
       return;
     }
     std::string first_error;
     bool ambiguous = false;
-    for (const Reading& reading : readings.readings) {
+    for (const Reading& reading : readings->readings) {
       Result<Move> r = resolve_san(now, reading.san);
       if (r) {
         if (reading.notation != &english()) preferred = reading.notation;  // O-O or e4 say nothing of the language
@@ -294,15 +299,8 @@ struct Replayer::Impl {
       }
       if (first_error.empty()) first_error = r.error(), ambiguous = r.kind() == Problem::ambiguous_move;
     }
-    std::string message =
-        readings.readings.empty()
-            ? (readings.xiangqi ? readings.error
-                                : "unknown move token '" + display_token(token) + "': " + readings.error)
-            : (ambiguous ? "" : "illegal move: ") + first_error;
-    Problem kind = readings.readings.empty() ? Problem::unknown_move
-                   : ambiguous               ? Problem::ambiguous_move
-                                             : Problem::illegal_move;
-    diagnose(kind, true, offset, ply_of(now), numbered_move(now, token), std::move(message));
+    diagnose(ambiguous ? Problem::ambiguous_move : Problem::illegal_move, true, offset, ply_of(now),
+             numbered_move(now, token), (ambiguous ? "" : "illegal move: ") + first_error);
     break_line(f, node, token);
   }
 

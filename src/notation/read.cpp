@@ -67,10 +67,12 @@ std::string rewrite_letters(std::string_view t, const Notation& n) {
   return out == t ? std::string() : out;
 }
 
-void add_reading(MoveReadings& r, std::string_view text, const Notation& n) {
+// Adds the token's reading in this notation unless another gave the same; keeps the
+// first parse error, for when no notation reads it.
+void add_reading(MoveReadings& r, std::string& error, std::string_view text, const Notation& n) {
   Result<San> p = parse_san(text);
   if (!p) {
-    if (r.error.empty()) r.error = p.error();
+    if (error.empty()) error = p.error();
     return;
   }
   for (const auto& existing : r.readings)
@@ -79,9 +81,10 @@ void add_reading(MoveReadings& r, std::string_view text, const Notation& n) {
   r.readings.push_back({*p, &n});
 }
 
-// A reading found makes the first error moot.
-void finish(MoveReadings& r) {
-  if (!r.readings.empty()) r.error.clear();
+// The readings found, or the first error when there are none.
+Result<MoveReadings> finish(MoveReadings&& r, std::string& error) {
+  if (r.readings.empty()) return Failure{std::move(error), Problem::unknown_move};
+  return std::move(r);
 }
 
 }  // namespace
@@ -112,17 +115,14 @@ std::string fold_full_width(std::string_view s) {
   return out;
 }
 
-MoveReadings read_move(std::string_view token, const Notation* preferred) {
+Result<MoveReadings> read_move(std::string_view token, const Notation* preferred) {
   MoveReadings r;
-  std::string text(token);
+  std::string text(token), error;
   bool piece_word = false;  // a Chinese word or figurine named the piece: no letter language's reading
   if (!is_ascii(token)) {
     for (auto w : XiangqiWords)
-      if (contains(token, w)) {
-        r.xiangqi = true;
-        r.error = "this is a xiangqi (Chinese chess) move, not international chess";
-        return r;
-      }
+      if (contains(token, w))
+        return Failure{"this is a xiangqi (Chinese chess) move, not international chess", Problem::unknown_move};
     for (auto w : EitherCastling)
       if (contains(token, w)) {
         San san;
@@ -131,10 +131,7 @@ MoveReadings read_move(std::string_view token, const Notation* preferred) {
         return r;
       }
     text = fold::fold_words(token, piece_word);
-    if (!is_ascii(text)) {
-      r.error = "not a move in any notation qipu knows";
-      return r;
-    }
+    if (!is_ascii(text)) return Failure{"not a move in any notation qipu knows", Problem::unknown_move};
   }
   text.erase(std::remove(text.begin(), text.end(), ' '), text.end());  // "马 f3", "exf6 e.p."
   if (text.empty() || is_ep_mark(text)) {
@@ -143,20 +140,16 @@ MoveReadings read_move(std::string_view token, const Notation* preferred) {
   }
   if (preferred && preferred != &english() && !piece_word) {
     std::string alt = rewrite_letters(text, *preferred);
-    if (!alt.empty()) add_reading(r, alt, *preferred);
+    if (!alt.empty()) add_reading(r, error, alt, *preferred);
   }
-  add_reading(r, text, english());
-  if (piece_word) {
-    finish(r);
-    return r;
-  }
+  add_reading(r, error, text, english());
+  if (piece_word) return finish(std::move(r), error);
   for (const auto& n : notations()) {
     if (&n == preferred || &n == &english() || !is_ascii(n.names.pieces[Knight])) continue;
     std::string alt = rewrite_letters(text, n);
-    if (!alt.empty()) add_reading(r, alt, n);
+    if (!alt.empty()) add_reading(r, error, alt, n);
   }
-  finish(r);
-  return r;
+  return finish(std::move(r), error);
 }
 
 bool read_usual(std::string_view t, const Notation& preferred, San& san) {

@@ -397,7 +397,7 @@ Json events(db::Connection& c, const Params& p) {
       "SELECT e.id, e.name, count(g.id), min(g.date) FROM event e JOIN game g ON g.event = e.id "
       "WHERE qipu_fold(e.name) LIKE ? ESCAPE '\\' GROUP BY e.id ORDER BY min(g.date_sort) DESC, e.name LIMIT ?");
   std::string pattern = "%";  // appended, not "%" + s + "%": see db/standings.cpp
-  pattern += db::escape_like(db::fold_case(q.text("q")));
+  pattern += db::escape_like(game::fold_name(q.text("q")));
   pattern += "%";
   st.bind(1, pattern);
   st.bind(2, q.number("limit", 1, 1000).value_or(100));

@@ -19,15 +19,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto pos = qipu::Position::from_fen(fens[data[0] % 5]).value();
   std::string_view token(reinterpret_cast<const char*>(data + 1), size - 1);
   auto readings = qipu::read_move(token);
-  for (const auto& r : readings.readings) {
+  if (!readings) return 0;
+  for (const auto& r : readings->readings) {
     auto res = qipu::resolve_san(pos, r.san);
     if (!res || res->is_null()) continue;
     if (!pos.is_legal(*res)) std::abort();
     for (const auto& n : qipu::notations()) {
       std::string written = qipu::write_move(pos, *res, n, {});
       auto back = qipu::read_move(written, &n);
+      if (!back) std::abort();
       bool found = false;
-      for (const auto& b : back.readings) {
+      for (const auto& b : back->readings) {
         auto again = qipu::resolve_san(pos, b.san);
         found |= again && *again == *res;
       }

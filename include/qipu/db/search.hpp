@@ -24,8 +24,6 @@ using game::parse_material;
 void register_search_functions(Connection& db);
 // Opens the database read-only with those functions registered.
 std::unique_ptr<Connection> open_for_search(const std::string& path);
-// Case, accents, full-width letters and traditional characters folded (game::fold_name).
-std::string fold_case(std::string_view s);
 // Escapes % _ and \ for LIKE ... ESCAPE '\'.
 std::string escape_like(std::string_view s);
 

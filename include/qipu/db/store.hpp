@@ -129,7 +129,6 @@ class Importer {
   std::int64_t intern(NameIds& cache, Statement& insert, std::string_view name);
   std::int64_t intern_opening(const std::string& name, const std::string& variation);
   RosterRow roster_row(const game::GameRecord& rec, const RosterTags& roster);
-  [[nodiscard]] RosterRow key_roster(RosterRow r, std::string_view movetext_result) const;
   void flush_index();
   void commit_batch();
   void begin();

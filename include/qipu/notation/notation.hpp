@@ -42,14 +42,16 @@ struct Reading {
   San san;
   const Notation* notation;  // the table that gave this reading
 };
+// A token read: its readings, at least one; or none for a lone en passant mark ("e.p.",
+// 吃过路兵), which is accepted and dropped.
 struct MoveReadings {
   std::vector<Reading> readings;
-  std::string error;       // why nothing parsed, when readings is empty
-  bool ignorable = false;  // a lone en passant mark ("e.p.", 吃过路兵): accept and drop
-  bool xiangqi = false;    // the token is a xiangqi move (炮二平五): refuse the game
+  bool ignorable = false;
 };
-// `preferred` (the table that read an earlier move of the same game) is tried first.
-MoveReadings read_move(std::string_view token, const Notation* preferred = nullptr);
+// Fails (Problem::unknown_move) when no notation reads the token, saying why; a xiangqi
+// move (炮二平五) fails saying that it is one. `preferred` (the table that read an earlier
+// move of the same game) is tried first.
+Result<MoveReadings> read_move(std::string_view token, const Notation* preferred = nullptr);
 const Notation& english();
 
 // The NAG of an evaluation sign written as a token (ChessBase "+-", "=", "∞", "±"),
