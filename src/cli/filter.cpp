@@ -354,6 +354,8 @@ void run_filter(const FilterOptions& o) {
   cb.progress = [&](std::uint64_t bytes, std::uint64_t games) { progress.update(bytes, games); };
   game::PipelineOptions po = pipeline_options(o.input);
   po.replay.wanted = [&](const game::GameRecord& rec) { return matcher.matches_tags(rec); };  // unwanted: not replayed
+  if (matcher.watches())  // a position it can no longer reach: the rest is not replayed
+    po.replay.watch = [&](const game::GameRecord& rec, const Position& now) { return matcher.watch(rec, now); };
   game::run_pipeline(o.input.files, po, cb);
   progress.finish();
   if (o.count) sink.text(std::to_string(t.written) + "\n");
