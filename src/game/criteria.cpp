@@ -413,9 +413,9 @@ struct Matcher::Impl {
 
 // The player on one side: --color allows it, the name matches, and the result is the
 // player's --won, --lost or --drew.
-bool plays_side(const GameRecord& rec, const Criteria& c, NameMatch mode, bool white) {
+bool plays_side(const GameRecord& rec, const Criteria& c, const NameQuery& player, bool white) {
   if (!c.color.empty() && c.color != (white ? "white" : "black")) return false;
-  if (!name_matches(rec.tag(white ? "White" : "Black"), c.player, mode)) return false;
+  if (!player.matches(rec.tag(white ? "White" : "Black"))) return false;
   std::string_view r = rec.tag("Result");
   if (c.outcome == "drew") return r == "1/2-1/2";
   if (c.outcome == "won") return r == (white ? "1-0" : "0-1");
@@ -427,7 +427,8 @@ void Matcher::Impl::add_names(const Criteria& c) {
   NameMatch mode = c.name_mode(), place = c.place_mode();
   auto by_tag = [&](const std::string& name, const std::string& query, std::string_view tag, NameMatch how) {
     if (query.empty()) return;
-    add(c, name, [=](const GameRecord& rec, const Walk&) { return name_matches(rec.tag(tag), query, how); });
+    auto q = std::make_shared<const NameQuery>(query, how);  // folded, split or compiled once, not once a game
+    add(c, name, [q, tag](const GameRecord& rec, const Walk&) { return q->matches(rec.tag(tag)); });
   };
   by_tag("white", c.white, "White", mode);
   by_tag("black", c.black, "Black", mode);
@@ -435,9 +436,10 @@ void Matcher::Impl::add_names(const Criteria& c) {
   by_tag("site", c.site, "Site", place);
   by_tag("annotator", c.annotator, "Annotator", place);
   if (!c.player.empty())
-    add(c, "player", [side = c, mode](const GameRecord& rec, const Walk&) {
-      return plays_side(rec, side, mode, true) || plays_side(rec, side, mode, false);
-    });
+    add(c, "player",
+        [side = c, q = std::make_shared<const NameQuery>(c.player, mode)](const GameRecord& rec, const Walk&) {
+          return plays_side(rec, side, *q, true) || plays_side(rec, side, *q, false);
+        });
 }
 
 void Matcher::Impl::add_tags(const Criteria& c) {
@@ -628,10 +630,12 @@ Watch Matcher::watch(const GameRecord& rec, const Position& now) const {
   return Watch::Whole;
 }
 
-bool Matcher::matches(const GameRecord& rec) const {
+bool Matcher::matches(const GameRecord& rec) const { return matches_rest(rec, true); }
+
+bool Matcher::matches_rest(const GameRecord& rec, bool with_tags) const {
   Walk w = impl_->walk(rec);
   return std::all_of(impl_->tests.begin(), impl_->tests.end(),
-                     [&](const Impl::Entry& e) { return e.test(rec, w) != e.negate; });
+                     [&](const Impl::Entry& e) { return (e.tags_only && !with_tags) || e.test(rec, w) != e.negate; });
 }
 
 }  // namespace qipu::game

@@ -517,10 +517,13 @@ struct Replayer::Impl {
     pending_nags.clear();
     const Frame& main = frames.front();
     rec.final_position = main.state.position();
+    if (skipped()) return;  // read in part: its end, tags and result are not judged
     rec.termination = main.broken ? Termination::None : main.state.termination();
     finish_tag_checks();
     finish_result_checks();
   }
+  // Whether the caller left the rest of the game unread (ReplayOptions::wanted, watch).
+  [[nodiscard]] bool skipped() const { return after_move == pgn::Visit::Skip; }
 };
 
 Replayer::Replayer(ReplayOptions options, GameHandler on_game, InputErrorHandler on_input_error)
@@ -603,7 +606,7 @@ void Replayer::result(std::string_view text, std::uint64_t) { impl_->rec.result 
 Visit Replayer::end_game(const pgn::GameEnd& end) {
   Impl& s = *impl_;
   s.finish();
-  s.check_termination(end.raw);
+  if (!s.skipped()) s.check_termination(end.raw);
   if (s.options.keep_raw || !s.rec.valid()) {
     s.rec.raw = end.raw;
     s.rec.encoding = end.encoding;

@@ -122,6 +122,8 @@ class Matcher {
   // The tests that need the tags only (names, dates, ratings, tags, time control): false
   // when the game cannot match, before its moves are replayed (ReplayOptions::wanted).
   [[nodiscard]] bool matches_tags(const GameRecord& rec) const;
+  // matches() for a game whose tags matches_tags has passed: the other tests only.
+  [[nodiscard]] bool matches_after_tags(const GameRecord& rec) const { return matches_rest(rec, false); }
   // Whether a position criterion (--fen, --moves, --material, not negated) lets the
   // replay stop early: then `watch` is ReplayOptions::watch.
   [[nodiscard]] bool watches() const;
@@ -131,6 +133,7 @@ class Matcher {
   [[nodiscard]] Watch watch(const GameRecord& rec, const Position& now) const;
 
  private:
+  [[nodiscard]] bool matches_rest(const GameRecord& rec, bool with_tags) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

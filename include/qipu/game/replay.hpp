@@ -33,8 +33,9 @@ struct ReplayOptions {
   // second replay. Optional.
   std::function<void(GameRecord&, const Position& before, Move)> on_mainline_move = nullptr;
   // Called once a game's tags are read, before its first move: false leaves the rest of
-  // its movetext unread (the record keeps the tags and the first move), for callers that
-  // choose games by their tags (filter). Optional.
+  // its movetext unread (the record keeps the tags and the first move; its end, result
+  // and tags are not checked), for callers that choose games by their tags (filter).
+  // Optional.
   std::function<bool(const GameRecord&)> wanted = nullptr;
   // Called with each mainline position as it is reached, the start's first, until it
   // answers Whole or Skip; Skip leaves the rest of the movetext unread, as `wanted` does
