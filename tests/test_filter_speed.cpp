@@ -106,10 +106,19 @@ std::set<std::size_t> games_where(const std::vector<Whole>& whole, F&& f) {
   return out;
 }
 
-// The watched run finds exactly `expected`, and writes each of them whole.
-void same_as_whole(const Pruned& p, const std::set<std::size_t>& expected, const std::vector<Whole>& whole) {
+// The watched run for `c` finds exactly `expected`, and writes each of them whole;
+// returns how many games it stopped early.
+std::size_t same_as_whole(const std::vector<std::string>& files, const game::Criteria& c,
+                          const std::set<std::size_t>& expected, const std::vector<Whole>& whole) {
+  Pruned p = run_watched(files, c, whole);
   CHECK(p.matched == expected);
   for (const auto& [i, text] : p.written) CHECK(text == whole[i].pgn);
+  return p.stopped;
+}
+
+template <class V, class T>
+bool holds(const V& values, const T& x) {
+  return std::find(values.begin(), values.end(), x) != values.end();
 }
 
 // A FEN's four fields that make the position (not the move counters).
@@ -146,11 +155,8 @@ TEST_CASE("filter speed: --fen stops early and finds what a full replay finds", 
     game::Criteria c;
     c.fen = fen;
     Position target = Position::from_fen(fen).value();
-    auto expected = games_where(
-        whole, [&](const Whole& w) { return std::find(w.keys.begin(), w.keys.end(), target.key()) != w.keys.end(); });
-    Pruned p = run_watched(files, c, whole);
-    same_as_whole(p, expected, whole);
-    stopped += p.stopped;
+    auto expected = games_where(whole, [&](const Whole& w) { return holds(w.keys, target.key()); });
+    stopped += same_as_whole(files, c, expected, whole);
     // The FENs agree with the keys: an independent look at the same answer.
     CHECK(expected == games_where(whole, [&](const Whole& w) {
             return std::any_of(w.fens.begin(), w.fens.end(),
@@ -181,14 +187,12 @@ TEST_CASE("filter speed: --moves, with and without --transpose, stops early", "[
       c.moves = text;
       c.transpose = transpose;
       auto expected = games_where(whole, [&](const Whole& w) {
-        if (transpose) return std::find(w.keys.begin(), w.keys.end(), pos.key()) != w.keys.end();
+        if (transpose) return holds(w.keys, pos.key());
         return !w.set_up && w.moves.size() >= 12 &&
                std::equal(w.moves.begin(), w.moves.begin() + 12, whole[i].moves.begin());
       });
       REQUIRE(expected.count(i));
-      Pruned p = run_watched(files, c, whole);
-      same_as_whole(p, expected, whole);
-      stopped += p.stopped;
+      stopped += same_as_whole(files, c, expected, whole);
     }
   }
   CHECK(stopped > 0);
@@ -209,12 +213,8 @@ TEST_CASE("filter speed: --material stops once the material cannot come back", "
     INFO(sig);
     game::Criteria c;
     c.material = sig;
-    auto expected = games_where(whole, [&](const Whole& w) {
-      return std::find(w.materials.begin(), w.materials.end(), sig) != w.materials.end();
-    });
-    Pruned p = run_watched(files, c, whole);
-    same_as_whole(p, expected, whole);
-    stopped += p.stopped;
+    auto expected = games_where(whole, [&](const Whole& w) { return holds(w.materials, sig); });
+    stopped += same_as_whole(files, c, expected, whole);
   }
   CHECK(stopped > 0);
 }
@@ -251,8 +251,7 @@ TEST_CASE("filter speed: the command writes what a full replay selects", "[filte
     expected.clear();
     int games = 0;
     for (std::size_t i = 0; i < whole.size(); ++i)
-      if (std::find(whole[i].keys.begin(), whole[i].keys.end(), key) != whole[i].keys.end())
-        expected += blocks[i], ++games;
+      if (holds(whole[i].keys, key)) expected += blocks[i], ++games;
     if (games >= 3) fen = whole[from].fens[10];
   }
   REQUIRE_FALSE(fen.empty());
