@@ -34,6 +34,18 @@ MaterialCounts material_counts(const Position& pos) {
   return m;
 }
 
+// Whether a position with `now` can still come to `target`: pieces are only lost, and
+// a piece gained is a pawn promoted, so each side needs its target's pawns plus one
+// spare pawn for each piece it lacks. Once false it stays false.
+bool counts_reachable(const MaterialCounts& now, const MaterialCounts& target) {
+  for (std::size_t side : {0, 6}) {
+    int spare = now[side + 5] - target[side + 5];
+    for (std::size_t i = side + 1; i < side + 5; ++i) spare -= std::max(0, target[i] - now[i]);
+    if (spare < 0) return false;
+  }
+  return true;
+}
+
 // "KRPvKR" (as parse_material gives it) back to counts.
 MaterialCounts counts_of(std::string_view signature) {
   MaterialCounts m{};
@@ -315,6 +327,52 @@ bool result_is(std::string_view r, const std::string& want) {
 
 }  // namespace
 
+// The one position criterion a game's replay watches to stop early (Matcher::watch).
+struct Goal {
+  enum class Kind { None, Position, Moves, Material } kind = Kind::None;
+  Key key = 0;                // Position: the target's key
+  MaterialCounts counts{};    // Position and Material: the target's pieces
+  Bitboard home[2] = {0, 0};  // Position: the target's pawns on their start squares
+  std::uint8_t castling = 0;  // Position: the target's castling rights
+  std::vector<Move> moves;    // Moves: the moves the game begins with
+};
+
+// A position the game must reach: everything that cannot come back once lost.
+Goal position_goal(const Position& target) {
+  Goal g;
+  g.kind = Goal::Kind::Position;
+  g.key = target.key();
+  g.counts = material_counts(target);
+  g.home[White] = target.pieces(White, Pawn) & rank_bb(1);
+  g.home[Black] = target.pieces(Black, Pawn) & rank_bb(6);
+  g.castling = target.castling_rights();
+  return g;
+}
+
+Watch watch_position(const Goal& g, const Position& now) {
+  if (now.key() == g.key) return Watch::Whole;
+  if ((now.castling_rights() & g.castling) != g.castling) return Watch::Skip;
+  if ((now.pieces(White, Pawn) & g.home[White]) != g.home[White]) return Watch::Skip;
+  if ((now.pieces(Black, Pawn) & g.home[Black]) != g.home[Black]) return Watch::Skip;
+  return counts_reachable(material_counts(now), g.counts) ? Watch::More : Watch::Skip;
+}
+
+// The game begins with g.moves: the start position is ply 0, the last move played ply n.
+Watch watch_moves(const Goal& g, const GameRecord& rec) {
+  if (rec.start_fen) return Watch::Skip;
+  std::size_t n = rec.mainline.size();
+  if (n > 0 && (n > g.moves.size() || rec.mainline[n - 1].move != g.moves[n - 1])) return Watch::Skip;
+  return n >= g.moves.size() ? Watch::Whole : Watch::More;
+}
+
+// Material once held may be all the criterion wants (it asks for it held --stable plies):
+// the game is wanted whole from then on.
+Watch watch_material(const Goal& g, const Position& now) {
+  MaterialCounts m = material_counts(now);
+  if (m == g.counts) return Watch::Whole;
+  return counts_reachable(m, g.counts) ? Watch::More : Watch::Skip;
+}
+
 struct Matcher::Impl {
   using Test = std::function<bool(const GameRecord&, const Walk&)>;
   struct Entry {
@@ -332,6 +390,11 @@ struct Matcher::Impl {
   int stable = 1;
   Classifier classify;
   bool adding_tag_tests = false;  // set while the tests of tags alone are added
+  Goal goal;                      // the first position criterion not negated
+
+  void set_goal(const Criteria& c, std::string_view name, Goal g) {
+    if (goal.kind == Goal::Kind::None && !c.negated.count(std::string(name))) goal = std::move(g);
+  }
 
   // A test, negated when --not came before any of the options that give it.
   void add(const Criteria& c, std::initializer_list<std::string_view> names, Test t) {
@@ -350,9 +413,9 @@ struct Matcher::Impl {
 
 // The player on one side: --color allows it, the name matches, and the result is the
 // player's --won, --lost or --drew.
-bool plays_side(const GameRecord& rec, const Criteria& c, NameMatch mode, bool white) {
+bool plays_side(const GameRecord& rec, const Criteria& c, const NameQuery& player, bool white) {
   if (!c.color.empty() && c.color != (white ? "white" : "black")) return false;
-  if (!name_matches(rec.tag(white ? "White" : "Black"), c.player, mode)) return false;
+  if (!player.matches(rec.tag(white ? "White" : "Black"))) return false;
   std::string_view r = rec.tag("Result");
   if (c.outcome == "drew") return r == "1/2-1/2";
   if (c.outcome == "won") return r == (white ? "1-0" : "0-1");
@@ -364,7 +427,8 @@ void Matcher::Impl::add_names(const Criteria& c) {
   NameMatch mode = c.name_mode(), place = c.place_mode();
   auto by_tag = [&](const std::string& name, const std::string& query, std::string_view tag, NameMatch how) {
     if (query.empty()) return;
-    add(c, name, [=](const GameRecord& rec, const Walk&) { return name_matches(rec.tag(tag), query, how); });
+    auto q = std::make_shared<const NameQuery>(query, how);  // folded, split or compiled once, not once a game
+    add(c, name, [q, tag](const GameRecord& rec, const Walk&) { return q->matches(rec.tag(tag)); });
   };
   by_tag("white", c.white, "White", mode);
   by_tag("black", c.black, "Black", mode);
@@ -372,9 +436,10 @@ void Matcher::Impl::add_names(const Criteria& c) {
   by_tag("site", c.site, "Site", place);
   by_tag("annotator", c.annotator, "Annotator", place);
   if (!c.player.empty())
-    add(c, "player", [side = c, mode](const GameRecord& rec, const Walk&) {
-      return plays_side(rec, side, mode, true) || plays_side(rec, side, mode, false);
-    });
+    add(c, "player",
+        [side = c, q = std::make_shared<const NameQuery>(c.player, mode)](const GameRecord& rec, const Walk&) {
+          return plays_side(rec, side, *q, true) || plays_side(rec, side, *q, false);
+        });
 }
 
 void Matcher::Impl::add_tags(const Criteria& c) {
@@ -461,6 +526,7 @@ void Matcher::Impl::add_positions(const Criteria& c) {
     walk_keys = true;
     Position target = Position::from_fen(c.fen).value();
     min_pieces = std::min(min_pieces, popcount(target.pieces()));
+    set_goal(c, "fen", position_goal(target));
     Key k = target.key();
     add(c, "fen",
         [k](const GameRecord&, const Walk& w) { return std::find(w.keys.begin(), w.keys.end(), k) != w.keys.end(); });
@@ -468,12 +534,17 @@ void Matcher::Impl::add_positions(const Criteria& c) {
   if (!c.moves.empty()) {
     MoveListText l = read_move_list(c.moves).value();  // check_criteria has read them
     if (c.transpose) {
+      set_goal(c, "moves", position_goal(l.position));
       walk_keys = true;
       min_pieces = std::min(min_pieces, popcount(l.position.pieces()));
       add(c, "moves", [k = l.position.key()](const GameRecord&, const Walk& w) {
         return std::find(w.keys.begin(), w.keys.end(), k) != w.keys.end();
       });
     } else {
+      Goal g;
+      g.kind = Goal::Kind::Moves;
+      g.moves = l.moves;
+      set_goal(c, "moves", std::move(g));
       add(c, "moves", [m = l.moves](const GameRecord& rec, const Walk&) {
         if (rec.start_fen || rec.mainline.size() < m.size()) return false;
         for (std::size_t i = 0; i < m.size(); ++i)
@@ -485,6 +556,10 @@ void Matcher::Impl::add_positions(const Criteria& c) {
   if (!c.material.empty()) {
     material = counts_of(*parse_material(c.material));
     stable = c.stable;
+    Goal g;
+    g.kind = Goal::Kind::Material;
+    g.counts = *material;
+    set_goal(c, "material", std::move(g));
     add(c, "material", [](const GameRecord&, const Walk& w) { return w.material_held; });
   }
   if ((!c.eco.empty() || !c.opening.empty()) && classify) {
@@ -542,10 +617,25 @@ bool Matcher::matches_tags(const GameRecord& rec) const {
                      [&](const Impl::Entry& e) { return !e.tags_only || e.test(rec, Walk{}) != e.negate; });
 }
 
-bool Matcher::matches(const GameRecord& rec) const {
+bool Matcher::watches() const { return impl_->goal.kind != Goal::Kind::None; }
+
+Watch Matcher::watch(const GameRecord& rec, const Position& now) const {
+  const Goal& g = impl_->goal;
+  switch (g.kind) {
+    case Goal::Kind::Position: return watch_position(g, now);
+    case Goal::Kind::Moves: return watch_moves(g, rec);
+    case Goal::Kind::Material: return watch_material(g, now);
+    case Goal::Kind::None: break;
+  }
+  return Watch::Whole;
+}
+
+bool Matcher::matches(const GameRecord& rec) const { return matches_rest(rec, true); }
+
+bool Matcher::matches_rest(const GameRecord& rec, bool with_tags) const {
   Walk w = impl_->walk(rec);
   return std::all_of(impl_->tests.begin(), impl_->tests.end(),
-                     [&](const Impl::Entry& e) { return e.test(rec, w) != e.negate; });
+                     [&](const Impl::Entry& e) { return (e.tags_only && !with_tags) || e.test(rec, w) != e.negate; });
 }
 
 }  // namespace qipu::game

@@ -112,6 +112,8 @@ struct Replayer::Impl {
   std::array<int, KnownTagCount> known_tags{};       // index in rec.tags of each one's first, or -1
   // Skip once ReplayOptions::wanted said no: the reader leaves the rest of the game unread.
   pgn::Visit after_move = pgn::Visit::Continue;
+  bool watching = false;  // ReplayOptions::watch wants the mainline's next position
+  LetterPieces letters;   // what Sf3's S is in the game's table
 
   // Notes tags[i], named `name`, if it is the first of a known name, as GameRecord::tag
   // finds the first.
@@ -154,6 +156,17 @@ struct Replayer::Impl {
     rec.mainline.reserve(128);
     start_mainline(!start || break_at_start);
     if (options.wanted && !options.wanted(rec)) after_move = pgn::Visit::Skip;
+    watching = options.watch && after_move == pgn::Visit::Continue;
+    if (watching) look(frames.front());
+  }
+  // Shows ReplayOptions::watch the position a mainline move reached; out of line, as
+  // it is rare, and outside play(), which must stay small enough to inline.
+  [[gnu::noinline]] void look(const Frame& f) {
+    if (f.line != &rec.mainline) return;
+    Watch w = options.watch(rec, f.state.position());
+    if (w == Watch::More) return;
+    watching = false;
+    if (w == Watch::Skip) after_move = pgn::Visit::Skip;
   }
   // The mainline's frame lives from game to game, so that its key history keeps its memory.
   void start_mainline(bool broken) {
@@ -245,12 +258,19 @@ struct Replayer::Impl {
     // Plain English SAN in a game not written in another language. The reader's San is
     // used in place: it was written a byte at a time, and a copy's wider load of those
     // fresh bytes would wait for the stores (a store-forwarding stall, seen with perf).
-    // A pawn's plain SAN (e4, exd5) reads the same in every letter language.
+    // A pawn's plain SAN (e4, exd5) reads the same in every letter language. A lettered
+    // reading (Sf3, piece NoPieceType) finds no move: no piece is of that type.
     bool english_game = !preferred || preferred == english_table;
     if (plain && (english_game || (plain->piece == Pawn && plain->promotion == NoPieceType))) {
-      if (Move m = find_move(f.state.position(), *plain); !m.is_none()) return play(f, node, *plain, m, offset, token);
+      if (Move m = find_move(f.state.position(), *plain); !m.is_none()) {
+        play(f, node, *plain, m, offset, token);
+        if (watching) [[unlikely]]
+          look(f);
+        return;
+      }
     }
     add_other_move(f, node, token, offset, plain, english_game);
+    if (watching) look(f);  // asked again of the same position when the move failed: the same answer
   }
 
   // A token in a game written in another language, or not of the usual shape: its usual
@@ -259,7 +279,8 @@ struct Replayer::Impl {
   [[gnu::noinline]] void add_other_move(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset,
                                         const San* plain, bool english_game) {
     const Position& now = f.state.position();
-    if (english_game && !plain) {
+    bool lettered = plain && plain->piece == NoPieceType;  // Sf3: the reader leaves the letter to the game's table
+    if (english_game && (!plain || lettered)) {
       if (std::optional<San> san = english_san(token)) {
         if (Move m = find_move(now, *san); !m.is_none()) return play(f, node, *san, m, offset, token);
       } else if (San first; const Notation* n = read_first_letters(token, first)) {
@@ -271,9 +292,14 @@ struct Replayer::Impl {
     }
     if (!english_game) {
       San usual;
-      // A reading the reader made of a Chinese word or figurine names one piece in every notation.
+      // A reading the reader made of a Chinese word or figurine names one piece in every
+      // notation; of a letter, the piece the game's table gives it, as read_usual reads.
       bool wide = plain && static_cast<unsigned char>(token[0]) >= 0x80;
-      if (wide || read_usual(token, *preferred, usual)) {
+      if (lettered) {
+        usual = *plain;
+        usual.piece = letters.of(*preferred, token[0]);
+      }
+      if (wide || (lettered && usual.piece != NoPieceType) || read_usual(token, *preferred, usual)) {
         const San& san = wide ? *plain : usual;
         if (Move m = find_move(now, san); !m.is_none()) return play(f, node, san, m, offset, token);
       }
@@ -489,10 +515,13 @@ struct Replayer::Impl {
     pending_nags.clear();
     const Frame& main = frames.front();
     rec.final_position = main.state.position();
+    if (skipped()) return;  // read in part: its end, tags and result are not judged
     rec.termination = main.broken ? Termination::None : main.state.termination();
     finish_tag_checks();
     finish_result_checks();
   }
+  // Whether the caller left the rest of the game unread (ReplayOptions::wanted, watch).
+  [[nodiscard]] bool skipped() const { return after_move == pgn::Visit::Skip; }
 };
 
 Replayer::Replayer(ReplayOptions options, GameHandler on_game, InputErrorHandler on_input_error)
@@ -517,6 +546,7 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
   s.unreplayed = 0;
   s.cut = false;
   s.after_move = Visit::Continue;
+  s.watching = false;
   s.preferred = s.options.notation;
   s.known_tags.fill(-1);
   return Visit::Continue;
@@ -574,7 +604,7 @@ void Replayer::result(std::string_view text, std::uint64_t) { impl_->rec.result 
 Visit Replayer::end_game(const pgn::GameEnd& end) {
   Impl& s = *impl_;
   s.finish();
-  s.check_termination(end.raw);
+  if (!s.skipped()) s.check_termination(end.raw);
   if (s.options.keep_raw || !s.rec.valid()) {
     s.rec.raw = end.raw;
     s.rec.encoding = end.encoding;

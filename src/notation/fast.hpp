@@ -9,6 +9,7 @@
 // same San for these.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -117,6 +118,28 @@ bool parse_plain_san(std::string_view token, San& san);
 // without promotion; or castling. False when the token is anything else (a pawn word,
 // another table's letter, a promotion): read_move decides those.
 bool read_usual(std::string_view token, const Notation& preferred, San& san);
+
+// The piece a one-letter word names in the table, as read_usual reads a token that
+// starts with it: NoPieceType when no piece word is that letter alone, or a longer
+// word starts with it.
+PieceType letter_piece(const Notation& table, char letter);
+// letter_piece for the letters A-Z of one table at a time, worked out once a table: a
+// German game asks for each of its piece moves.
+class LetterPieces {
+ public:
+  PieceType of(const Notation& table, char letter) {
+    if (&table != table_) fill(table);
+    return letter >= 'A' && letter <= 'Z' ? piece_[std::size_t(letter - 'A')] : letter_piece(table, letter);
+  }
+
+ private:
+  void fill(const Notation& table) {
+    table_ = &table;
+    for (std::size_t i = 0; i < piece_.size(); ++i) piece_[i] = letter_piece(table, char('A' + i));
+  }
+  const Notation* table_ = nullptr;
+  std::array<PieceType, 26> piece_{};
+};
 
 // The first reading read_move gives a token that English SAN does not read, when the
 // first letter table (in read_move's order) whose piece word starts it reads it as

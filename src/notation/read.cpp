@@ -177,6 +177,17 @@ bool read_usual(std::string_view t, const Notation& preferred, San& san) {
   return n == t.size() && san.promotion == NoPieceType;
 }
 
+PieceType letter_piece(const Notation& table, char letter) {
+  PieceType piece = NoPieceType;
+  for (int p = Knight; p <= King; ++p) {
+    std::string_view w = table.names.pieces[p];
+    if (w.empty() || w[0] != letter) continue;
+    if (w.size() > 1) return NoPieceType;
+    if (piece == NoPieceType) piece = PieceType(p);
+  }
+  return piece;
+}
+
 const Notation* read_first_letters(std::string_view t, San& san) {
   // Pawn words (B, P, p, gy) start readings of their own, in read_move's order.
   if (t.empty() || t[0] == 'B' || t[0] == 'P' || t[0] == 'p' || t[0] == 'g') return nullptr;

@@ -181,10 +181,26 @@ struct MoveToken {
   // whole, and the writer gives it back as it was.
   return {g::move_length(f.text, f.text + f.size, words) == f.size || f.spaced ? f.length : 0, false};
 }
+// "Sf3", "Lxb5+", "Tad1": a one-letter piece word that is not English's, then plain SAN's
+// board part and signs. The letter means a piece in the game's language, which the
+// replayer knows: `san` leaves the piece NoPieceType. Read here so that a German move
+// is scanned once, not by the word table's general scan and again by the replayer.
+std::size_t lettered_length(const char* p, const char* end, const g::WordTable& words, San& san) {
+  if (*p < 'A' || *p > 'Z' || plain_san::kLead.piece[static_cast<unsigned char>(*p)] != Pawn) return 0;
+  if (end - p < plain_san::kWindow || words.match(p, end) != 1) return 0;
+  san = San{};
+  std::size_t n = plain_san::read_board(p, p + 1, King, san);  // any piece but a pawn reads alike
+  if (n == 0 || (p + n != end && !kPlainEnds[p[n]])) return 0;
+  san.piece = NoPieceType;
+  return n;
+}
+
 MoveToken move_token(const char* p, const char* end, const State& st, San& san) {
   bool chinese = st.opts.words.chinese_forms;
-  if (static_cast<unsigned char>(*p) < 0x80 || !chinese)
+  if (static_cast<unsigned char>(*p) < 0x80 || !chinese) {
+    if (std::size_t n = lettered_length(p, end, st.words, san)) return {n, true};
     if (std::size_t n = g::move_length(p, end, st.words)) return {n, false};
+  }
   return chinese && holds_wide(p, end) ? chinese_token(p, end, st.words, san) : MoveToken{};
 }
 
@@ -420,7 +436,10 @@ const char* skim_movetext(const char* p, const char* end, State& st) {
     }
     if (static_cast<signed char>(c) >= 0) {
       if (std::size_t n = plain_san_length(p, end, san)) {
-        if (st.live()) st.follow(st.v->san_move({p, n}, san, st.offset(p)));
+        if (st.live())
+          st.follow(st.v->san_move({p, n}, san, st.offset(p)));
+        else if (st.skip_game)
+          return p;  // the rest is not read
         p += n;
         continue;
       }
@@ -433,6 +452,8 @@ const char* skim_movetext(const char* p, const char* end, State& st) {
     if (st.live()) {
       std::string_view token(p, t.length);
       st.follow(t.read ? st.v->san_move(token, san, st.offset(p)) : st.v->move(token, st.offset(p)));
+    } else if (st.skip_game) {
+      return p;
     }
     p += t.length;
   }
@@ -482,14 +503,15 @@ Visit GameParser::parse(const RawGame& raw, Visitor& v, ReadStats& stats) {
                                                                           raw.text.data() + raw.text.size(), "");
   try {
     pegtl::parse<g::header, action, control>(in, st);
-    while (!in.empty()) {
+    // A game the visitor skips is not read on (filter: tags or a position that fail).
+    while (!in.empty() && !st.skip_game) {
       if (!st.opts.grammar_only) {
         const char* q = skim_movetext(in.current(), in.end(), st);
         in.bump(static_cast<std::size_t>(q - in.current()));
         if (in.empty()) break;
       }
       // g::game's star<item>, one item at a time; item matches any non-empty input.
-      if (!pegtl::parse<g::item, action, control>(in, st)) break;
+      if (st.skip_game || !pegtl::parse<g::item, action, control>(in, st)) break;
     }
   } catch (const GameError& e) {
     st.close_all();

@@ -15,6 +15,7 @@
 
 #include "qipu/game/names.hpp"
 #include "qipu/game/record.hpp"
+#include "qipu/game/replay.hpp"
 
 namespace qipu::game {
 
@@ -121,8 +122,18 @@ class Matcher {
   // The tests that need the tags only (names, dates, ratings, tags, time control): false
   // when the game cannot match, before its moves are replayed (ReplayOptions::wanted).
   [[nodiscard]] bool matches_tags(const GameRecord& rec) const;
+  // matches() for a game whose tags matches_tags has passed: the other tests only.
+  [[nodiscard]] bool matches_after_tags(const GameRecord& rec) const { return matches_rest(rec, false); }
+  // Whether a position criterion (--fen, --moves, --material, not negated) lets the
+  // replay stop early: then `watch` is ReplayOptions::watch.
+  [[nodiscard]] bool watches() const;
+  // Skip once the game can no longer meet that criterion (a pawn left a square the
+  // target has it on, fewer pieces than the target's, a castling right lost, a move
+  // that differs), Whole once it has met it: games skipped do not match.
+  [[nodiscard]] Watch watch(const GameRecord& rec, const Position& now) const;
 
  private:
+  [[nodiscard]] bool matches_rest(const GameRecord& rec, bool with_tags) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

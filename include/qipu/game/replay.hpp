@@ -11,6 +11,13 @@
 
 namespace qipu::game {
 
+// What a caller watching a game's mainline for a position wants next (ReplayOptions::watch).
+enum class Watch {
+  More,   // ask again after the next move
+  Whole,  // stop asking: the game is wanted whole
+  Skip    // leave the rest of the game unread (a position it can no longer reach)
+};
+
 struct ReplayOptions {
   // Strict: non-standard SAN (superfluous disambiguation, missing or wrong +/#, 0-0,
   // P, long algebraic, e.p.) is an error instead of a warning.
@@ -26,9 +33,14 @@ struct ReplayOptions {
   // second replay. Optional.
   std::function<void(GameRecord&, const Position& before, Move)> on_mainline_move = nullptr;
   // Called once a game's tags are read, before its first move: false leaves the rest of
-  // its movetext unread (the record keeps the tags and the first move), for callers that
-  // choose games by their tags (filter). Optional.
+  // its movetext unread (the record keeps the tags and the first move; its end, result
+  // and tags are not checked), for callers that choose games by their tags (filter).
+  // Optional.
   std::function<bool(const GameRecord&)> wanted = nullptr;
+  // Called with each mainline position as it is reached, the start's first, until it
+  // answers Whole or Skip; Skip leaves the rest of the movetext unread, as `wanted` does
+  // (filter: a position the game can no longer reach). Optional.
+  std::function<Watch(const GameRecord&, const Position& now)> watch = nullptr;
 };
 
 // A pgn::Visitor that builds a GameRecord per game and hands it to `on_game`.
