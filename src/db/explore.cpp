@@ -259,7 +259,7 @@ void build_aggregate(Connection& db) {
     return true;
   });
   w.flush(db);
-  // A one-off upgrade: its runs of level 0 become one, as it has no imports after it to merge them.
+  // Paid once, when a version 2 database is upgraded: its level-0 runs become one run to read.
   runs::merge_small<AggCodec>(db, AggTables, AggregateRunBase);
 }
 
