@@ -13,11 +13,8 @@
 namespace qipu::db {
 
 void put_varint(std::string& out, std::uint64_t v) {
-  while (v >= 0x80) {
-    out += char(v | 0x80);
-    v >>= 7;
-  }
-  out += char(v);
+  char buf[MaxVarint];
+  out.append(buf, put_varint(buf, v));
 }
 
 bool get_varint(std::string_view& in, std::uint64_t& v) {

@@ -58,7 +58,7 @@ std::int64_t signed_key(std::uint64_t k) { return std::int64_t(k ^ (std::uint64_
 // mean Elos, last year, then the top games' count and each game's id and twice its Elo.
 struct AggCodec {
   using Entry = AggEntry;
-  static constexpr std::size_t ChunkEntries = 64;
+  static constexpr std::size_t ChunkEntries = 256;
   static std::int64_t sql_key(const Entry& e) { return signed_key(e.key); }
   static bool less(const Entry& a, const Entry& b) { return a.key != b.key ? a.key < b.key : a.move < b.move; }
   static bool combine(Entry& into, const Entry& e) {
@@ -67,22 +67,28 @@ struct AggCodec {
     return true;
   }
 
-  static std::string encode(const Entry* begin, const Entry* end) {
-    std::string out;
+  static const Entry* encode(const Entry* begin, const Entry* end, std::string& out) {
+    // A row at most: the key delta, the move, 8 counts and 2 values per top game.
+    out.resize(runs::ChunkBytes + (9 + 2 * TopKept) * MaxVarint + 1);
+    char* p = out.data();
     std::uint64_t prev = begin->key;
-    for (const Entry* e = begin; e != end; ++e) {
-      put_varint(out, e->key - prev);
-      prev = e->key;
-      out += char(e->move);
+    const Entry* e = begin;
+    for (; e != end; ++e) {
+      char* q = put_varint(p, e->key - prev);
+      *q++ = char(e->move);
       for (std::uint64_t v : {e->games, e->white_wins, e->draws, e->black_wins, e->elo_games, e->elo2_sum,
                               std::uint64_t(e->last_year), std::uint64_t(e->ntop)})
-        put_varint(out, v);
+        q = put_varint(q, v);
       for (std::size_t i = 0; i < e->ntop; ++i) {
-        put_varint(out, std::uint64_t(e->top[i].game));
-        put_varint(out, std::uint64_t(e->top[i].elo2));
+        q = put_varint(q, std::uint64_t(e->top[i].game));
+        q = put_varint(q, std::uint64_t(e->top[i].elo2));
       }
+      if (std::size_t(q - out.data()) > runs::ChunkBytes && e != begin) break;
+      p = q;
+      prev = e->key;
     }
-    return out;
+    out.resize(std::size_t(p - out.data()));
+    return e;
   }
 
   template <class F>
@@ -241,8 +247,6 @@ bool has_aggregate(Connection& db) {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'explore_segment'").step();
 }
 
-void finish_aggregate(Connection& db) { runs::merge_small<AggCodec>(db, AggTables, AggregateRunBase); }
-
 void build_aggregate(Connection& db) {
   ExploreWriter w;
   auto row = db.prepare("SELECT result, white_elo, black_elo, date_sort FROM game WHERE id = ?");
@@ -255,7 +259,8 @@ void build_aggregate(Connection& db) {
     return true;
   });
   w.flush(db);
-  finish_aggregate(db);
+  // Paid once, when a version 2 database is upgraded: its level-0 runs become one run to read.
+  runs::merge_small<AggCodec>(db, AggTables, AggregateRunBase);
 }
 
 std::optional<Exploration> explore_aggregate(Connection& db, const Position& pos, std::size_t top) {

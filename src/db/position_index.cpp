@@ -19,25 +19,30 @@ using Entry = PositionIndexWriter::Entry;
 // repeats, else whole; then the ply.
 struct IndexCodec {
   using Entry = PositionIndexWriter::Entry;
-  static constexpr std::size_t ChunkEntries = 256;
+  static constexpr std::size_t ChunkEntries = 512;
   static std::int64_t sql_key(const Entry& e) { return std::int64_t(e.key); }
   static bool less(const Entry& a, const Entry& b) { return a < b; }
   static bool combine(Entry&, const Entry&) { return false; }
 
-  static std::string encode(const Entry* begin, const Entry* end) {
-    std::string out;
+  static const Entry* encode(const Entry* begin, const Entry* end, std::string& out) {
+    out.resize(runs::ChunkBytes + 3 * MaxVarint);
+    char* p = out.data();
     std::uint64_t prev_key = begin->key;
     std::int64_t prev_game = -1;
-    for (const Entry* e = begin; e != end; ++e) {
+    const Entry* e = begin;
+    for (; e != end; ++e) {
       std::uint64_t delta = e->key - prev_key;
-      put_varint(out, delta);
+      char* q = put_varint(p, delta);
       bool same_key = delta == 0 && prev_game >= 0;
-      put_varint(out, std::uint64_t(same_key ? e->game - prev_game : e->game));
-      put_varint(out, std::uint64_t(e->ply));
+      q = put_varint(q, std::uint64_t(same_key ? e->game - prev_game : e->game));
+      q = put_varint(q, std::uint64_t(e->ply));
+      if (std::size_t(q - out.data()) > runs::ChunkBytes && e != begin) break;
+      p = q;
       prev_key = e->key;
       prev_game = e->game;
     }
-    return out;
+    out.resize(std::size_t(p - out.data()));
+    return e;
   }
 
   template <class F>
@@ -105,8 +110,6 @@ std::size_t small_runs(const std::vector<std::uint64_t>& sizes, std::uint64_t ba
 }
 
 void merge_position_index(Connection& db) { runs::merge_by_size<IndexCodec>(db, IndexTables, IndexRunBase); }
-
-void finish_position_index(Connection& db) { runs::merge_small<IndexCodec>(db, IndexTables, IndexRunBase); }
 
 void compact_position_index(Connection& db) {
   auto r = runs::list(db, IndexTables);

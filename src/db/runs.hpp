@@ -5,9 +5,11 @@
 // (segment, last_key). A Codec says what an entry is:
 //
 //   using Entry = ...;
-//   static constexpr std::size_t ChunkEntries;
+//   static constexpr std::size_t ChunkEntries;        // at most, in one chunk
 //   static std::int64_t sql_key(const Entry&);        // the chunk's key columns; ordered as entries are
-//   static std::string encode(const Entry* begin, const Entry* end);
+//   static const Entry* encode(const Entry* begin, const Entry* end, std::string& out);
+//                                                    // entries from begin (one at least) while
+//                                                    // out stays within ChunkBytes; returns the stop
 //   template <class F> static bool decode(std::int64_t first_key, std::string_view data, F&& f);
 //                                                    // f(const Entry&) -> false to stop; false: damaged
 //   static bool less(const Entry&, const Entry&);     // the run's order
@@ -23,6 +25,12 @@
 #include "qipu/db/sqlite.hpp"
 
 namespace qipu::db::runs {
+
+// A chunk's bytes at most. Two rows of this size fill a 4,096-byte page of the posting
+// table (a row is the chunk and about 32 bytes); rows of a fixed number of entries were
+// about 1,850 bytes, so that many pages held one row and a quarter of the index's pages
+// were empty (bench_import.md, 2026-12-01).
+constexpr std::size_t ChunkBytes = 1984;
 
 struct Tables {
   const char* segment;  // id, entries
@@ -47,7 +55,7 @@ class Writer {
     if (chunk_.size() == Codec::ChunkEntries) flush();
   }
   void finish() {
-    flush();
+    while (!chunk_.empty()) flush();
     db_.prepare(std::string("UPDATE ") + t_.segment + " SET entries = ? WHERE id = ?")
         .bind(1, std::int64_t(count_))
         .bind(2, id_)
@@ -55,13 +63,14 @@ class Writer {
   }
 
  private:
+  // Writes the chunk's first entries that fit in ChunkBytes as one row; the rest wait.
   void flush() {
-    if (chunk_.empty()) return;
-    std::string data = Codec::encode(chunk_.data(), chunk_.data() + chunk_.size());
-    ins_.bind(1, id_).bind(2, Codec::sql_key(chunk_.front())).bind(3, Codec::sql_key(chunk_.back()));
-    ins_.bind_blob(4, data.data(), data.size()).run();
-    count_ += chunk_.size();
-    chunk_.clear();
+    const Entry* stop = Codec::encode(chunk_.data(), chunk_.data() + chunk_.size(), data_);
+    auto n = std::size_t(stop - chunk_.data());
+    ins_.bind(1, id_).bind(2, Codec::sql_key(chunk_.front())).bind(3, Codec::sql_key(stop[-1]));
+    ins_.bind_blob(4, data_.data(), data_.size()).run();
+    count_ += n;
+    chunk_.erase(chunk_.begin(), chunk_.begin() + std::ptrdiff_t(n));
   }
   Connection& db_;
   Tables t_;
@@ -69,6 +78,7 @@ class Writer {
   std::int64_t id_;
   std::uint64_t count_ = 0;
   std::vector<Entry> chunk_;
+  std::string data_;
 };
 
 // Reads one run's entries in order, a chunk at a time.

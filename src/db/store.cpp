@@ -675,10 +675,11 @@ void Importer::commit_batch() {
 
 void Importer::finish() {
   flush_index();
-  merge_position_index(db_);
-  finish_position_index(db_);
+  // Runs are merged by size only, as after each batch: merging the import's level-0 runs
+  // into one here rewrote its whole index and aggregate (up to 16 M entries) at the end of
+  // every import, half of the CPU of one into an empty database (bench_import.md, 2026-12-01).
+  if (opt_.position_index) merge_position_index(db_);
   explore_.flush(db_);
-  finish_aggregate(db_);
   tx_->commit();
   tx_.reset();
   db_.exec("PRAGMA foreign_keys = ON");

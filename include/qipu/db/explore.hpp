@@ -78,8 +78,6 @@ class ExploreWriter {
 
 // True when the database keeps the aggregate (schema 3 on).
 bool has_aggregate(Connection& db);
-// At the end of an import: the runs of level 0 merged into one.
-void finish_aggregate(Connection& db);
 // Fills the aggregate from the stored games (a database made before it), in batches.
 void build_aggregate(Connection& db);
 // The exploration of an aggregated position, or nullopt when the aggregate cannot answer

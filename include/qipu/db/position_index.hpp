@@ -59,9 +59,6 @@ std::size_t small_runs(const std::vector<std::uint64_t>& sizes, std::uint64_t ba
 
 // Merges segments while runs_to_merge says so (after each batch, in its transaction).
 void merge_position_index(Connection& db);
-// At the end of an import: the runs of level 0 merged into one, so that a small import
-// leaves one new run.
-void finish_position_index(Connection& db);
 // Merges every segment into one.
 void compact_position_index(Connection& db);
 
