@@ -117,7 +117,8 @@ TEST_CASE("stats tables: with --lang zh the headings are Chinese and no English 
                         "按年份：", "按ECO开局分类：", "（1 盘对局无结果，未计入）"})
     CHECK(contains(player.out, w));
   Run teams = stats(std::string(TeamArgs) + " --lang zh-Hant");
-  for (const char* w : {"團體賽：4 場比賽，4 支隊伍", "輪次", "對陣", "名次", "隊", "場數", "勝", "和", "負", "場分",
+  // The event's name is data, as written; the words around it are traditional.
+  for (const char* w : {"团体赛：4 場比賽，4 支隊伍", "輪次", "對陣", "名次", "隊", "場數", "勝", "和", "負", "場分",
                         "局分", "排名（先比場分，再比局分）："})
     CHECK(contains(teams.out, w));
   // The default is the environment's language, English without one.

@@ -3,6 +3,7 @@
 // match crosstable), called from stats.cpp.
 #include "cli/stats_players.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -48,10 +49,11 @@ struct Tally {
   }
 };
 
-// The tally tables' columns: the row's label, then the numbers.
-Table tally_table(Lang lang) {
+// The tally tables' columns: the row's label, then the numbers. The labels of all the
+// tables take one width, so that their columns line up with each other.
+Table tally_table(Lang lang, std::size_t label_width) {
   auto w = [&](std::string_view english) { return std::string(word(lang, english)); };
-  return Table({{""},
+  return Table({{"", label_width},
                 {w("games"), 0, 10, true},
                 {w("score"), 0, 10, true},
                 {"%", 0, 10, true},
@@ -69,10 +71,10 @@ std::vector<std::string> tally_row(const std::string& label, const Tally& t) {
           perf ? std::to_string(*perf) : ""};
 }
 
-void print_tallies(std::ostream& out, Lang lang, bool tsv, std::string_view title,
+void print_tallies(std::ostream& out, Lang lang, bool tsv, std::size_t label_width, std::string_view title,
                    const std::map<std::string, Tally>& m) {
   out << "\n" << word(lang, title) << "\n";
-  Table table = tally_table(lang);
+  Table table = tally_table(lang, label_width);
   for (const auto& [label, t] : m) table.add(tally_row(label, t));
   print_table(out, table, tsv);
 }
@@ -137,13 +139,16 @@ void print_player_stats(std::ostream& out, Lang lang, bool tsv, db::Connection& 
   std::string spellings;
   for (std::size_t i = 0; i < id->spellings.size(); ++i) spellings += (i ? "; " : "") + shown(id->spellings[i].name);
   out << say(lang, "spellings: {}", {spellings}) << "\n\n";
-  Table table = tally_table(lang);
+  std::size_t label_width = display_width(word(lang, "all"));
+  for (const auto* m : {&by_colour, &by_year, &by_eco})
+    for (const auto& [label, t] : *m) label_width = std::max(label_width, display_width(label));
+  Table table = tally_table(lang, label_width);
   table.add(tally_row(std::string(word(lang, "all")), total));
   print_table(out, table, tsv);
   if (unfinished) out << say(lang, "({} game(s) without a result left out)", {std::to_string(unfinished)}) << "\n";
-  print_tallies(out, lang, tsv, "by colour:", by_colour);
-  print_tallies(out, lang, tsv, "by year:", by_year);
-  print_tallies(out, lang, tsv, "by ECO family:", by_eco);
+  print_tallies(out, lang, tsv, label_width, "by colour:", by_colour);
+  print_tallies(out, lang, tsv, label_width, "by year:", by_year);
+  print_tallies(out, lang, tsv, label_width, "by ECO family:", by_eco);
 }
 
 namespace {
