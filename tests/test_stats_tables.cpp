@@ -153,7 +153,7 @@ TEST_CASE("stats tables: columns align by display width with Chinese names", "[s
 }
 
 TEST_CASE("stats tables: --format tsv has the table's cells, numbers checked by hand", "[stats-tables]") {
-  for (const char* args : {PlayerArgs, TeamArgs})
+  for (const char* args : {PlayerArgs, TeamArgs, "--event 团体赛"})  // and the event's standings
     for (const char* lang : {"en", "zh"}) {
       INFO(args << " --lang " << lang);
       std::string common = std::string(args) + " --lang " + lang;
