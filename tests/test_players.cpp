@@ -169,13 +169,13 @@ TEST_CASE("search finds names by words, folded, and results from the player's si
 
 TEST_CASE("stats --player: score and performance by colour, year and ECO family", "[players][cli]") {
   std::string c = " --db " + imported_db("stats", "players/club.pgn");
-  auto r = run_qipu("stats" + c + " --player beta");
+  auto r = run_qipu("stats" + c + " --player beta --format tsv");
   REQUIRE(r.code == 0);
   // Beta: lost to Alpha (2200) with Black, drew Gamma (no Elo) with White. Rated games:
   // one, score 0: 2200 + dp(0) = 1400.
   CHECK(contains(r.out, "all\t2\t½\t25.0%\t2200\t1400\n"));
-  CHECK(contains(r.out, "black\t1\t0\t0.0%\t2200\t1400\n"));
-  CHECK(contains(r.out, "white\t1\t½\t50.0%\t\t\n"));  // no rated opponent: no performance
+  CHECK(contains(r.out, "Black\t1\t0\t0.0%\t2200\t1400\n"));
+  CHECK(contains(r.out, "White\t1\t½\t50.0%\t\t\n"));  // no rated opponent: no performance
   CHECK(contains(r.out, "2026\t2\t½\t25.0%"));
   CHECK(run_qipu("stats" + c + " --player nobody").code == 2);
 }
@@ -185,21 +185,21 @@ TEST_CASE("stats --player: score and performance by colour, year and ECO family"
 // Match points: Gold 5 (game points 9), Red 4 (6), Green 3 (7½), Blue 0 (1½).
 TEST_CASE("stats --teams: matches, match points and game points, both rankings", "[players][cli]") {
   std::string db = imported_db("teams", "players/teams.pgn");
-  auto r = run_qipu("stats --db " + db + " --event 'Four Teams' --teams");
+  auto r = run_qipu("stats --db " + db + " --event 'Four Teams' --teams --format tsv");
   REQUIRE(r.code == 0);
   CHECK(contains(r.out, "Four Teams Cup: 6 matches, 4 teams (1 game(s) without both team tags or a result left out)"));
-  CHECK(contains(r.out, "1\tRed – Blue\t\t2½–1½\n"));
-  CHECK(contains(r.out, "2\tBlue – Gold\t\t0–4\n"));
+  CHECK(contains(r.out, "1\tRed – Blue\t2½–1½\n"));
+  CHECK(contains(r.out, "2\tBlue – Gold\t0–4\n"));
   CHECK(contains(r.out, "1\tGold\t3\t2\t1\t0\t5\t9\tx\t3\t2\t4\n"));
   CHECK(contains(r.out, "2\tRed\t3\t2\t0\t1\t4\t6\t1\tx\t2½\t2½\n"));
   CHECK(contains(r.out, "3\tGreen\t3\t1\t1\t1\t3\t7½\t2\t1½\tx\t4\n"));
   CHECK(contains(r.out, "4\tBlue\t3\t0\t0\t3\t0\t1½\t0\t1½\t0\tx\n"));
-  auto gp = run_qipu("stats --db " + db + " --event 'Four Teams' --teams --rank-by game-points");
+  auto gp = run_qipu("stats --db " + db + " --event 'Four Teams' --teams --rank-by game-points --format tsv");
   CHECK(contains(gp.out, "2\tGreen\t3\t1\t1\t1\t3\t7½"));
   CHECK(contains(gp.out, "3\tRed\t3\t2\t0\t1\t4\t6"));
   auto teams = [&](const char* lang) {
     return shell(std::string(lang) + " " + hang_guard + "\"" QIPU_BINARY "\" stats --db " + db +
-                 " --event 'Four Teams' --teams")
+                 " --event 'Four Teams' --teams --format tsv")
         .out;
   };
   CHECK(contains(teams("env QIPU_LANG=zh"), "场分\t局分"));

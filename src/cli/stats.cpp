@@ -22,7 +22,8 @@ namespace {
 
 struct StatsOptions {
   std::string db, event;
-  std::string lang;  // of the labels, headings and results
+  std::string lang;              // of the labels, headings and results
+  std::string format = "table";  // of the standings, player and team tables: table or tsv
   int top = 10;
   int max_crosstable = 30;
   std::string player, rank_by = "match-points";  // --player; --teams ranking
@@ -36,12 +37,6 @@ std::string date_text(std::int64_t d) {
   std::string s = buf;
   if (d / 100 % 100 == 0) s.replace(5, 2, "??");
   if (d % 100 == 0) s.replace(8, 2, "??");
-  return s;
-}
-
-std::string points_text(double p) {
-  std::string s = std::to_string(int(p));
-  if (p - int(p) >= 0.5) s = (int(p) == 0 ? "" : s) + "½";
   return s;
 }
 
@@ -121,7 +116,7 @@ void print_top_players(std::ostream& out, Lang lang, db::Connection& c, int top)
     char pct[16];
     std::snprintf(pct, sizeof pct, "%.1f%%", decided[i] ? 100.0 * score[i] / double(decided[i]) : 0.0);
     table.add({shown(ids.list[i].name), say(lang, "{} games", {std::to_string(ids.list[i].games)}),
-               points_text(score[i]) + "/" + std::to_string(decided[i]), pct});
+               half_points(score[i]) + "/" + std::to_string(decided[i]), pct});
   }
   table.print(out, "  ");
 }
@@ -137,7 +132,7 @@ std::optional<db::EventRef> event_named(db::Connection& c, const std::string& na
 }
 
 // The standings, with the crosstable when `cross`: one column per entrant, in rank order.
-void print_standings(std::ostream& out, Lang lang, const db::Standings& standings, bool cross) {
+void print_standings(std::ostream& out, Lang lang, bool tsv, const db::Standings& standings, bool cross) {
   const auto& order = standings.entrants;
   auto w = [&](std::string_view english) { return std::string(word(lang, english)); };
   std::vector<Column> columns = {{w("rank"), 0, 40, true},
@@ -153,7 +148,7 @@ void print_standings(std::ostream& out, Lang lang, const db::Standings& standing
     char sb[16];
     std::snprintf(sb, sizeof sb, "%.2f", e.sb);
     std::vector<std::string> row = {std::to_string(i + 1), shown(e.name), std::to_string(e.games),
-                                    points_text(e.points), sb};
+                                    half_points(e.points), sb};
     if (cross)
       for (const auto& opp : order) {
         auto it = e.cells.find(opp.id);
@@ -161,21 +156,21 @@ void print_standings(std::ostream& out, Lang lang, const db::Standings& standing
       }
     table.add(std::move(row));
   }
-  table.print(out);
+  print_table(out, table, tsv);
 }
 
-void print_event(std::ostream& out, Lang lang, db::Connection& c, const std::string& name, int max_crosstable) {
-  auto ev = event_named(c, name);
+void print_event(std::ostream& out, Lang lang, db::Connection& c, const StatsOptions& o) {
+  auto ev = event_named(c, o.event);
   if (!ev) return set_exit_code(2);
   auto standings = db::event_standings(c, ev->id);
   out << say(lang, "{}: {} games, {} players",
              {shown(ev->name), std::to_string(standings.games), std::to_string(standings.entrants.size())})
       << "\n\n";
-  bool cross = int(standings.entrants.size()) <= max_crosstable;
-  print_standings(out, lang, standings, cross);
+  bool cross = int(standings.entrants.size()) <= o.max_crosstable;
+  print_standings(out, lang, o.format == "tsv", standings, cross);
   if (!cross)
     out << say(lang, "(crosstable left out: more than {} players; see --max-crosstable)",
-               {std::to_string(max_crosstable)})
+               {std::to_string(o.max_crosstable)})
         << "\n";
 }
 
@@ -186,15 +181,15 @@ void print_teams(std::ostream& out, Lang lang, db::Connection& c, const StatsOpt
   }
   auto ev = event_named(c, o.event);
   if (!ev) return set_exit_code(2);
-  print_team_stats(out, lang, c, ev->id, ev->name, o.rank_by == "game-points", o.max_crosstable);
+  print_team_stats(out, lang, o.format == "tsv", c, ev->id, ev->name, o.rank_by == "game-points", o.max_crosstable);
 }
 
 void stats(std::ostream& out, const StatsOptions& o) {
   auto c = db::open_for_search(db::database_path(o.db));
   Lang lang = resolve_lang(o.lang);
-  if (!o.player.empty()) return print_player_stats(out, lang, *c, o.player);
+  if (!o.player.empty()) return print_player_stats(out, lang, o.format == "tsv", *c, o.player);
   if (o.teams) return print_teams(out, lang, *c, o);
-  if (!o.event.empty()) return print_event(out, lang, *c, o.event, o.max_crosstable);
+  if (!o.event.empty()) return print_event(out, lang, *c, o);
   print_totals(out, lang, *c);
   print_openings(out, lang, *c, o.top);
   print_top_players(out, lang, *c, o.top);
@@ -220,6 +215,10 @@ void setup_stats(CLI::App& app) {
   cmd->add_option("--max-crosstable", o->max_crosstable,
                   "Leave out the crosstable above this many players (default 30)");
   add_lang_option(*cmd, o->lang);
+  cmd->add_option("--format", o->format,
+                  "Of the --event, --player and --teams tables: table (default: aligned columns) or tsv "
+                  "(tab-separated, for scripts)")
+      ->check(CLI::IsMember({"table", "tsv"}));
   cmd->add_option(
       "--player", o->player,
       "One player's games, score and performance rating by colour, year and ECO family (words of the name)");
@@ -235,7 +234,8 @@ void setup_stats(CLI::App& app) {
       "Sonneborn–Berger: the sum of the final points of the opponents a player beat, plus half of those drawn with.\n"
       "Examples: qipu stats --event \"Linares 1994\"\n"
       "          qipu stats --player \"Anand, V\"\n"
-      "          qipu stats --event \"44th Olympiad\" --teams");
+      "          qipu stats --event \"44th Olympiad\" --teams\n"
+      "          qipu stats --player 丁立人 --lang zh --format tsv   (Chinese headings, tabs)");
   cmd->callback([o] { run_stats(*o); });
 }
 

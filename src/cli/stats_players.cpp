@@ -3,6 +3,7 @@
 // match crosstable), called from stats.cpp.
 #include "cli/stats_players.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -11,21 +12,21 @@
 #include "cli/commands.hpp"
 #include "cli/common.hpp"
 #include "cli/lang.hpp"
+#include "cli/table.hpp"
 #include "qipu/db/players.hpp"
 #include "qipu/db/rating.hpp"
 #include "qipu/db/search.hpp"
 
 namespace qipu::cli {
 
-namespace {
-
-// "2½", "½", "3".
 std::string half_points(double p) {
   int whole = int(p);
   bool half = p - whole >= 0.5;
   if (!half) return std::to_string(whole);
   return (whole == 0 ? "" : std::to_string(whole)) + "½";
 }
+
+namespace {
 
 std::string percent(double part, double whole) {
   char buf[16];
@@ -48,18 +49,34 @@ struct Tally {
   }
 };
 
-void print_tally(std::ostream& out, const std::string& key, const Tally& t) {
-  auto perf = db::performance_rating(t.opponents, t.rated_score, t.rated);
-  out << key << "\t" << t.games << "\t" << half_points(t.score) << "\t" << percent(t.score, t.games) << "\t"
-      << (t.rated ? std::to_string(std::lround(t.opponents / t.rated)) : "") << "\t"
-      << (perf ? std::to_string(*perf) : "") << "\n";
+// The tally tables' columns: the row's label, then the numbers. The labels of all the
+// tables take one width, so that their columns line up with each other.
+Table tally_table(Lang lang, std::size_t label_width) {
+  auto w = [&](std::string_view english) { return std::string(word(lang, english)); };
+  return Table({{"", label_width},
+                {w("games"), 0, 10, true},
+                {w("score"), 0, 10, true},
+                {"%", 0, 10, true},
+                {w("opponents' Elo"), 0, 20, true},
+                {w("performance"), 0, 12, true}});
 }
 
-void print_tallies(std::ostream& out, Lang lang, const std::string& title, const std::map<std::string, Tally>& m) {
-  out << "\n" << title << ":\n";
-  out << "\t" << word(lang, "games") << "\t" << word(lang, "score") << "\t%\topponents' Elo\t"
-      << word(lang, "performance") << "\n";
-  for (const auto& [key, t] : m) print_tally(out, key, t);
+std::vector<std::string> tally_row(const std::string& label, const Tally& t) {
+  auto perf = db::performance_rating(t.opponents, t.rated_score, t.rated);
+  return {label,
+          std::to_string(t.games),
+          half_points(t.score),
+          percent(t.score, t.games),
+          t.rated ? std::to_string(std::lround(t.opponents / t.rated)) : "",
+          perf ? std::to_string(*perf) : ""};
+}
+
+void print_tallies(std::ostream& out, Lang lang, bool tsv, std::size_t label_width, std::string_view title,
+                   const std::map<std::string, Tally>& m) {
+  out << "\n" << word(lang, title) << "\n";
+  Table table = tally_table(lang, label_width);
+  for (const auto& [label, t] : m) table.add(tally_row(label, t));
+  print_table(out, table, tsv);
 }
 
 // The one identity the query names; with none or several, a message listing them.
@@ -94,7 +111,7 @@ std::string eco_family(const std::string& eco) {
 
 }  // namespace
 
-void print_player_stats(std::ostream& out, Lang lang, db::Connection& c, const std::string& query) {
+void print_player_stats(std::ostream& out, Lang lang, bool tsv, db::Connection& c, const std::string& query) {
   auto ids = db::load_identities(c);
   const db::PlayerIdentity* id = one_identity(ids, query);
   if (!id) return set_exit_code(2);
@@ -114,54 +131,79 @@ void print_player_stats(std::ostream& out, Lang lang, db::Connection& c, const s
     auto opponent_elo = white ? g.black_elo : g.white_elo;
     total.add(points, opponent_elo);
     by_year[g.date_sort ? std::to_string(g.date_sort / 10000) : "?"].add(points, opponent_elo);
-    by_colour[white ? "white" : "black"].add(points, opponent_elo);
+    by_colour[std::string(word(lang, white ? "White" : "Black"))].add(points, opponent_elo);
     by_eco[eco_family(g.eco)].add(points, opponent_elo);
   }
-  out << shown(id->name) << (id->fide_id.empty() ? "" : " (FIDE id " + id->fide_id + ")") << "\n";
-  out << word(lang, "spellings") << ": ";
-  for (std::size_t i = 0; i < id->spellings.size(); ++i) out << (i ? "; " : "") << shown(id->spellings[i].name);
-  out << "\n\n\t" << word(lang, "games") << "\t" << word(lang, "score") << "\t%\topponents' Elo\t"
-      << word(lang, "performance") << "\n";
-  print_tally(out, "all", total);
-  if (unfinished) out << "(" << unfinished << " game(s) without a result left out)\n";
-  print_tallies(out, lang, "by colour", by_colour);
-  print_tallies(out, lang, "by year", by_year);
-  print_tallies(out, lang, "by ECO family", by_eco);
+  out << (id->fide_id.empty() ? shown(id->name) : say(lang, "{} (FIDE id {})", {shown(id->name), shown(id->fide_id)}))
+      << "\n";
+  std::string spellings;
+  for (std::size_t i = 0; i < id->spellings.size(); ++i) spellings += (i ? "; " : "") + shown(id->spellings[i].name);
+  out << say(lang, "spellings: {}", {spellings}) << "\n\n";
+  std::size_t label_width = display_width(word(lang, "all"));
+  for (const auto* m : {&by_colour, &by_year, &by_eco})
+    for (const auto& [label, t] : *m) label_width = std::max(label_width, display_width(label));
+  Table table = tally_table(lang, label_width);
+  table.add(tally_row(std::string(word(lang, "all")), total));
+  print_table(out, table, tsv);
+  if (unfinished) out << say(lang, "({} game(s) without a result left out)", {std::to_string(unfinished)}) << "\n";
+  print_tallies(out, lang, tsv, label_width, "by colour:", by_colour);
+  print_tallies(out, lang, tsv, label_width, "by year:", by_year);
+  print_tallies(out, lang, tsv, label_width, "by ECO family:", by_eco);
 }
 
 namespace {
 
-void print_matches(std::ostream& out, Lang lang, const db::TeamStandings& s) {
-  out << word(lang, "round") << "\t" << word(lang, "team") << "\t\t" << word(lang, "game points") << "\n";
+void print_matches(std::ostream& out, Lang lang, bool tsv, const db::TeamStandings& s) {
+  auto w = [&](std::string_view english) { return std::string(word(lang, english)); };
+  Table table({{w("round")}, {w("match")}, {w("game points"), 0, 12, true}});
   for (const auto& m : s.matches)
-    out << shown(m.round) << "\t" << shown(m.teams[0]) << " – " << shown(m.teams[1]) << "\t\t"
-        << half_points(m.game_points[0]) << "–" << half_points(m.game_points[1]) << "\n";
+    table.add({shown(m.round), shown(m.teams[0]) + " – " + shown(m.teams[1]),
+               half_points(m.game_points[0]) + "–" + half_points(m.game_points[1])});
+  print_table(out, table, tsv);
 }
 
-void print_team_table(std::ostream& out, Lang lang, const db::TeamStandings& s, int max_crosstable) {
-  bool cross = int(s.table.size()) <= max_crosstable;
-  out << word(lang, "rank") << "\t" << word(lang, "team") << "\t" << word(lang, "matches") << "\t+\t=\t-\t"
-      << word(lang, "match points") << "\t" << word(lang, "game points");
+// The row of the team ranked i + 1: its results, then its game points against each team in rank order.
+std::vector<std::string> team_row(const db::TeamStandings& s, std::size_t i, bool cross) {
+  const auto& r = s.table[i];
+  std::vector<std::string> row = {
+      std::to_string(i + 1),   shown(r.team),          std::to_string(r.matches),      std::to_string(r.won),
+      std::to_string(r.drawn), std::to_string(r.lost), std::to_string(r.match_points), half_points(r.game_points)};
   if (cross)
-    for (std::size_t i = 0; i < s.table.size(); ++i) out << "\t" << i + 1;
-  out << "\n";
-  for (std::size_t i = 0; i < s.table.size(); ++i) {
-    const auto& r = s.table[i];
-    out << i + 1 << "\t" << shown(r.team) << "\t" << r.matches << "\t" << r.won << "\t" << r.drawn << "\t" << r.lost
-        << "\t" << r.match_points << "\t" << half_points(r.game_points);
-    if (cross)
-      for (const auto& opp : s.table) {
-        auto it = r.against.find(opp.team);
-        out << "\t" << (opp.team == r.team ? "x" : it == r.against.end() ? "." : half_points(it->second));
-      }
-    out << "\n";
-  }
-  if (!cross) out << "(crosstable left out: more than " << max_crosstable << " teams; see --max-crosstable)\n";
+    for (const auto& opp : s.table) {
+      auto it = r.against.find(opp.team);
+      row.push_back(opp.team == r.team ? "x" : it == r.against.end() ? "." : half_points(it->second));
+    }
+  return row;
+}
+
+void print_team_table(std::ostream& out, Lang lang, bool tsv, const db::TeamStandings& s, int max_crosstable) {
+  bool cross = int(s.table.size()) <= max_crosstable;
+  auto w = [&](std::string_view english) { return std::string(word(lang, english)); };
+  std::vector<Column> columns = {{w("rank"), 0, 10, true},         {w("team")},
+                                 {w("matches"), 0, 10, true},      {w("won"), 0, 10, true},
+                                 {w("drawn"), 0, 10, true},        {w("lost"), 0, 10, true},
+                                 {w("match points"), 0, 12, true}, {w("game points"), 0, 12, true}};
+  if (cross)
+    for (std::size_t i = 0; i < s.table.size(); ++i) columns.push_back({std::to_string(i + 1), 0, 10, true});
+  Table table(std::move(columns));
+  for (std::size_t i = 0; i < s.table.size(); ++i) table.add(team_row(s, i, cross));
+  print_table(out, table, tsv);
+  if (!cross)
+    out << say(lang, "(crosstable left out: more than {} teams; see --max-crosstable)",
+               {std::to_string(max_crosstable)})
+        << "\n";
 }
 
 }  // namespace
 
-void print_team_stats(std::ostream& out, Lang lang, db::Connection& c, std::int64_t event,
+void print_table(std::ostream& out, Table& table, bool tsv, std::string_view indent) {
+  if (tsv)
+    table.print_tsv(out);
+  else
+    table.print(out, indent);
+}
+
+void print_team_stats(std::ostream& out, Lang lang, bool tsv, db::Connection& c, std::int64_t event,
                       const std::string& event_name, bool by_game_points, int max_crosstable) {
   db::GameQuery q;
   q.where = "g.event = ?";
@@ -172,14 +214,17 @@ void print_team_stats(std::ostream& out, Lang lang, db::Connection& c, std::int6
               << "\" names both teams (WhiteTeam and BlackTeam tags) and has a result\n";
     return set_exit_code(2);
   }
-  out << shown(event_name) << ": " << s.matches.size() << " matches, " << s.table.size() << " teams";
-  if (s.left_out) out << " (" << s.left_out << " game(s) without both team tags or a result left out)";
+  out << say(lang, "{}: {} matches, {} teams",
+             {shown(event_name), std::to_string(s.matches.size()), std::to_string(s.table.size())});
+  if (s.left_out)
+    out << say(lang, " ({} game(s) without both team tags or a result left out)", {std::to_string(s.left_out)});
   out << "\n\n";
-  print_matches(out, lang, s);
+  print_matches(out, lang, tsv, s);
   out << "\n"
-      << word(lang, "standings") << " ("
-      << (by_game_points ? "game points, then match points" : "match points, then game points") << "):\n";
-  print_team_table(out, lang, s, max_crosstable);
+      << word(lang, by_game_points ? "standings (game points, then match points):"
+                                   : "standings (match points, then game points):")
+      << "\n";
+  print_team_table(out, lang, tsv, s, max_crosstable);
 }
 
 }  // namespace qipu::cli
