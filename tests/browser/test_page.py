@@ -4,6 +4,7 @@ import json
 import os
 import re
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -11,15 +12,21 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from conftest import SAMPLE
 
 
+def until(browser, condition, timeout=60):
+    """Waits for condition(browser). The page redraws its lists as answers arrive: an
+    element read while it is replaced is stale, and the condition is simply asked again."""
+    return WebDriverWait(browser, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+
+
 def wait(browser, css, timeout=60):
-    return WebDriverWait(browser, timeout).until(lambda b: b.find_element(By.CSS_SELECTOR, css))
+    return until(browser, lambda b: b.find_element(By.CSS_SELECTOR, css), timeout)
 
 
 def open_view(browser, url):
     """Loads a view by its hash and waits until the page says it is drawn."""
     browser.get(url)
     hash_ = url[url.index("#"):] if "#" in url else ""
-    WebDriverWait(browser, 60).until(
+    until(browser,
         lambda b: (b.execute_script("return document.body.dataset.ready") or "").startswith(hash_))
     wait(browser, "#view > *")
 
@@ -42,7 +49,7 @@ def test_search_player_and_open_game(browser, server, qipu):
     open_view(browser, server + "#search")
     wait(browser, "#search-form input[name=player]").send_keys("Carlsen")
     browser.find_element(By.CSS_SELECTOR, "#search-form button[type=submit]").click()
-    WebDriverWait(browser, 60).until(lambda b: "player=Carlsen" in b.current_url and b.find_elements(By.CSS_SELECTOR, "#results tbody tr"))
+    until(browser, lambda b: "player=Carlsen" in b.current_url and b.find_elements(By.CSS_SELECTOR, "#results tbody tr"))
     count = int(qipu.db_run("search", "--player", "Carlsen", "--count"))
     total = browser.find_element(By.ID, "total").text
     assert total.endswith(f"of {count:,} games")
@@ -78,7 +85,7 @@ def test_step_with_keys_matches_convert_to_fen(browser, server, qipu, screenshot
 def test_chinese_moves(browser, server, screenshots):
     open_view(browser, server + "#game/1?ply=21")
     set_notation(browser, "zh")
-    WebDriverWait(browser, 60).until(lambda b: "马" in b.find_element(By.ID, "moves").text)
+    until(browser, lambda b: "马" in b.find_element(By.ID, "moves").text)
     text = browser.find_element(By.ID, "moves").text
     assert re.search(r"马x?[a-h][1-8]", text), text[:200]  # 马f3, not 马 f3 or Nf3
     assert not re.search(r"\bN[a-h]?x?[a-h][1-8]", text)
@@ -98,7 +105,7 @@ def test_explorer_counts_match_qipu_explore(browser, server, qipu, screenshots):
         click_square(browser, a)
         click_square(browser, b)
         line.append(san)
-        WebDriverWait(browser, 60).until(lambda br: br.current_url.endswith(
+        until(browser, lambda br: br.current_url.endswith(
             "moves=" + "+".join(line)) and br.execute_script("return document.body.dataset.ready") == "#explore?moves=" + "+".join(line))
     expected = json.loads(qipu.db_run("explore", "--moves", "1.e4 c5 2.Nf3 d6", "--format", "json"))
     total = browser.find_element(By.ID, "explore-total")
@@ -112,7 +119,7 @@ def test_explorer_counts_match_qipu_explore(browser, server, qipu, screenshots):
         assert expected["opening"] in browser.find_element(By.ID, "opening").text
     browser.save_screenshot(os.path.join(screenshots, "explorer-en.png"))
     set_notation(browser, "zh")
-    WebDriverWait(browser, 60).until(lambda b: "马" in b.find_element(By.ID, "explore-moves").text)
+    until(browser, lambda b: "马" in b.find_element(By.ID, "explore-moves").text)
     browser.save_screenshot(os.path.join(screenshots, "explorer-zh.png"))
     set_notation(browser, "en")
 
