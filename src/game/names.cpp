@@ -147,32 +147,92 @@ bool word_matches(std::string_view q, std::string_view w, bool initials) {
   return is_initial(q) || is_initial(w);
 }
 
+// A word of the query, with what matching asks of it worked out once.
+struct QueryWord {
+  std::string text;
+  bool cjk, initial;
+};
+
 // Words mode: each query word is found among the name's words, each name word used
-// once; exact matches are taken before initials so that "v anand" pairs v with v. At
-// least one whole word must match: "anand" alone does not find "Grischuk,A".
-bool words_match(const std::vector<std::string>& query, const std::string& folded_name) {
-  auto words = name_words(folded_name);
-  std::vector<bool> used(words.size(), false);
+// once (`used`, one flag a word, all false on entry); exact matches are taken before
+// initials so that "v anand" pairs v with v. At least one whole word must match:
+// "anand" alone does not find "Grischuk,A".
+template <class Words>
+bool words_match(const std::vector<QueryWord>& query, std::string_view folded_name, const Words& words,
+                 std::vector<char>& used) {
   bool whole = false, cjk = false;
   for (const auto& q : query) {
-    if (has_cjk(q)) {  // Chinese names are written without spaces
-      if (folded_name.find(q) == std::string::npos) return false;
+    if (q.cjk) {  // Chinese names are written without spaces
+      if (folded_name.find(q.text) == std::string::npos) return false;
       cjk = true;
       continue;
     }
     bool found = false;
     for (bool initials : {false, true}) {
       for (std::size_t i = 0; i < words.size() && !found; ++i)
-        if (!used[i] && word_matches(q, words[i], initials)) {
+        if (!used[i] && word_matches(q.text, words[i], initials)) {
           used[i] = found = true;
-          whole = whole || (!is_initial(q) && q == words[i]);
+          whole = whole || (!q.initial && q.text == words[i]);
         }
       if (found) break;
     }
     if (!found) return false;
   }
-  bool all_initials = std::all_of(query.begin(), query.end(), [](const std::string& q) { return is_initial(q); });
-  return whole || cjk || all_initials;
+  return whole || cjk || std::all_of(query.begin(), query.end(), [](const QueryWord& q) { return q.initial; });
+}
+
+// Appends the folded name (fold_name); ASCII bytes, nearly every name, without decoding.
+void append_folded(std::string& out, std::string_view name) {
+  for (std::size_t i = 0, len = 0; i < name.size(); i += len) {
+    auto b = static_cast<unsigned char>(name[i]);
+    if (b < 0x80) {
+      out += char(b >= 'A' && b <= 'Z' ? b + 32 : b);
+      len = 1;
+      continue;
+    }
+    char32_t c = decode(name, i, len);
+    if (len == 0) {  // not UTF-8: the byte as it is
+      out += name[i];
+      len = 1;
+      continue;
+    }
+    fold_code_point(out, c);
+  }
+}
+
+bool is_word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80;
+}
+
+// Buffers one thread reuses for every name it matches, so that matching allocates
+// nothing once they have grown to the longest name.
+struct Scratch {
+  std::string folded, chars;            // the folded name; its words one after the other
+  std::vector<std::string_view> words;  // into `chars`
+  std::vector<char> used;
+};
+
+// name_words into the scratch buffers: the words as views into `s.chars`.
+void split_words(Scratch& s) {
+  const std::string& f = s.folded;
+  s.chars.clear();
+  s.chars.reserve(f.size());  // never grows below, so the views stay valid
+  s.words.clear();
+  std::size_t start = 0;
+  auto close = [&] {
+    if (s.chars.size() > start) s.words.emplace_back(s.chars.data() + start, s.chars.size() - start);
+    start = s.chars.size();
+  };
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    char c = f[i];
+    bool inside = s.chars.size() > start && is_word_char(s.chars.back()) && i + 1 < f.size() && is_word_char(f[i + 1]);
+    if ((c == '\'' || c == '`') && inside) continue;
+    if (is_separator(c))
+      close();
+    else
+      s.chars += c;
+  }
+  close();
 }
 
 // A given name as a key holds it: whole when it is letters only, else just its first
@@ -188,28 +248,17 @@ std::string given_name(const std::string& word) {
 std::string fold_name(std::string_view name) {
   std::string out;
   out.reserve(name.size());
-  for (std::size_t i = 0, len = 0; i < name.size(); i += len) {
-    char32_t c = decode(name, i, len);
-    if (len == 0) {  // not UTF-8: the byte as it is
-      out += name[i];
-      len = 1;
-      continue;
-    }
-    fold_code_point(out, c);
-  }
+  append_folded(out, name);
   return out;
 }
 
 std::vector<std::string> name_words(std::string_view folded) {
   std::vector<std::string> words;
   std::string word;
-  auto letter = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80;
-  };
   for (std::size_t i = 0; i < folded.size(); ++i) {
     char c = folded[i];
     // An apostrophe between letters joins them: O'Kelly, d'Amico are one word ("okelly").
-    bool inside = !word.empty() && letter(word.back()) && i + 1 < folded.size() && letter(folded[i + 1]);
+    bool inside = !word.empty() && is_word_char(word.back()) && i + 1 < folded.size() && is_word_char(folded[i + 1]);
     if ((c == '\'' || c == '`') && inside) continue;
     if (is_separator(c)) {
       if (!word.empty()) words.push_back(std::move(word));
@@ -225,14 +274,18 @@ std::vector<std::string> name_words(std::string_view folded) {
 struct NameQuery::Impl {
   NameMatch mode;
   std::string folded;
-  std::vector<std::string> words;
+  std::vector<QueryWord> words;
   std::optional<std::regex> re;
 };
 
 NameQuery::NameQuery(std::string_view query, NameMatch mode) : impl_(std::make_unique<Impl>()) {
   impl_->mode = mode;
   impl_->folded = fold_name(query);
-  if (mode == NameMatch::Words) impl_->words = name_words(impl_->folded);
+  if (mode == NameMatch::Words)
+    for (auto& w : name_words(impl_->folded)) {
+      bool cjk = has_cjk(w), initial = is_initial(w);
+      impl_->words.push_back({std::move(w), cjk, initial});
+    }
   if (mode == NameMatch::Regex) try {
       impl_->re.emplace(std::string(query), std::regex::ECMAScript | std::regex::icase);
     } catch (const std::regex_error&) {  // matches nothing; name_query_error says why
@@ -244,8 +297,32 @@ NameQuery& NameQuery::operator=(NameQuery&&) noexcept = default;
 
 bool NameQuery::matches(std::string_view name) const {
   const Impl& q = *impl_;
+  if (q.mode == NameMatch::Regex) return matches_by_full_fold(name);
+  thread_local Scratch s;
+  s.folded.clear();
+  append_folded(s.folded, name);
   switch (q.mode) {
-    case NameMatch::Words: return !q.words.empty() && words_match(q.words, fold_name(name));
+    case NameMatch::Words: {
+      if (q.words.empty()) return false;
+      split_words(s);
+      s.used.assign(s.words.size(), 0);
+      return words_match(q.words, s.folded, s.words, s.used);
+    }
+    case NameMatch::Substring: return s.folded.find(q.folded) != std::string::npos;
+    default: return s.folded == q.folded;
+  }
+}
+
+bool NameQuery::matches_by_full_fold(std::string_view name) const {
+  const Impl& q = *impl_;
+  switch (q.mode) {
+    case NameMatch::Words: {
+      if (q.words.empty()) return false;
+      std::string folded = fold_name(name);
+      auto words = name_words(folded);
+      std::vector<char> used(words.size(), 0);
+      return words_match(q.words, folded, words, used);
+    }
     case NameMatch::Substring: return fold_name(name).find(q.folded) != std::string::npos;
     case NameMatch::Exact: return fold_name(name) == q.folded;
     case NameMatch::Regex: {
