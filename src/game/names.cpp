@@ -204,6 +204,32 @@ bool is_word_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80;
 }
 
+// Splits a folded name into words (see name_words): their letters one after another
+// into `chars`, and each word's view into `words`. `chars` is reserved first and never
+// grows past the name, so the views stay valid.
+void split_words(std::string_view folded, std::string& chars, std::vector<std::string_view>& words) {
+  chars.clear();
+  chars.reserve(folded.size());
+  words.clear();
+  std::size_t start = 0;
+  auto close = [&] {
+    if (chars.size() > start) words.emplace_back(chars.data() + start, chars.size() - start);
+    start = chars.size();
+  };
+  for (std::size_t i = 0; i < folded.size(); ++i) {
+    char c = folded[i];
+    // An apostrophe between letters joins them: O'Kelly, d'Amico are one word ("okelly").
+    bool inside =
+        chars.size() > start && is_word_char(chars.back()) && i + 1 < folded.size() && is_word_char(folded[i + 1]);
+    if ((c == '\'' || c == '`') && inside) continue;
+    if (is_separator(c))
+      close();
+    else
+      chars += c;
+  }
+  close();
+}
+
 // Buffers one thread reuses for every name it matches, so that matching allocates
 // nothing once they have grown to the longest name.
 struct Scratch {
@@ -211,29 +237,6 @@ struct Scratch {
   std::vector<std::string_view> words;  // into `chars`
   std::vector<char> used;
 };
-
-// name_words into the scratch buffers: the words as views into `s.chars`.
-void split_words(Scratch& s) {
-  const std::string& f = s.folded;
-  s.chars.clear();
-  s.chars.reserve(f.size());  // never grows below, so the views stay valid
-  s.words.clear();
-  std::size_t start = 0;
-  auto close = [&] {
-    if (s.chars.size() > start) s.words.emplace_back(s.chars.data() + start, s.chars.size() - start);
-    start = s.chars.size();
-  };
-  for (std::size_t i = 0; i < f.size(); ++i) {
-    char c = f[i];
-    bool inside = s.chars.size() > start && is_word_char(s.chars.back()) && i + 1 < f.size() && is_word_char(f[i + 1]);
-    if ((c == '\'' || c == '`') && inside) continue;
-    if (is_separator(c))
-      close();
-    else
-      s.chars += c;
-  }
-  close();
-}
 
 // A given name as a key holds it: whole when it is letters only, else just its first
 // letter ("V2" and "Viswanathan:Borgialli" in real files are not names to group by).
@@ -253,22 +256,10 @@ std::string fold_name(std::string_view name) {
 }
 
 std::vector<std::string> name_words(std::string_view folded) {
-  std::vector<std::string> words;
-  std::string word;
-  for (std::size_t i = 0; i < folded.size(); ++i) {
-    char c = folded[i];
-    // An apostrophe between letters joins them: O'Kelly, d'Amico are one word ("okelly").
-    bool inside = !word.empty() && is_word_char(word.back()) && i + 1 < folded.size() && is_word_char(folded[i + 1]);
-    if ((c == '\'' || c == '`') && inside) continue;
-    if (is_separator(c)) {
-      if (!word.empty()) words.push_back(std::move(word));
-      word.clear();
-    } else {
-      word += c;
-    }
-  }
-  if (!word.empty()) words.push_back(std::move(word));
-  return words;
+  std::string chars;
+  std::vector<std::string_view> views;
+  split_words(folded, chars, views);
+  return {views.begin(), views.end()};
 }
 
 struct NameQuery::Impl {
@@ -304,7 +295,7 @@ bool NameQuery::matches(std::string_view name) const {
   switch (q.mode) {
     case NameMatch::Words: {
       if (q.words.empty()) return false;
-      split_words(s);
+      split_words(s.folded, s.chars, s.words);
       s.used.assign(s.words.size(), 0);
       return words_match(q.words, s.folded, s.words, s.used);
     }
