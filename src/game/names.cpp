@@ -219,15 +219,26 @@ void split_words(std::string_view folded, std::string& chars, std::vector<std::s
   for (std::size_t i = 0; i < folded.size(); ++i) {
     char c = folded[i];
     // An apostrophe between letters joins them: O'Kelly, d'Amico are one word ("okelly").
-    bool inside =
-        chars.size() > start && is_word_char(chars.back()) && i + 1 < folded.size() && is_word_char(folded[i + 1]);
-    if ((c == '\'' || c == '`') && inside) continue;
+    bool apostrophe = c == '\'' || c == '`';
+    if (apostrophe && chars.size() > start && is_word_char(chars.back()) && i + 1 < folded.size() &&
+        is_word_char(folded[i + 1]))
+      continue;
     if (is_separator(c))
       close();
     else
       chars += c;
   }
   close();
+}
+
+// Whether a name may hold a whole word of the query: the query's words are pieces of the
+// folded name unless an apostrophe joined two, so a name holding none of them cannot
+// match a query that needs a whole word (words_match), and is not split at all.
+bool may_hold_whole_word(const std::vector<QueryWord>& query, std::string_view folded) {
+  if (folded.find_first_of("'`") != std::string_view::npos) return true;
+  return std::any_of(query.begin(), query.end(), [&](const QueryWord& q) {
+    return !q.initial && !q.cjk && folded.find(q.text) != std::string_view::npos;
+  });
 }
 
 // Buffers one thread reuses for every name it matches, so that matching allocates
@@ -266,6 +277,7 @@ struct NameQuery::Impl {
   NameMatch mode;
   std::string folded;
   std::vector<QueryWord> words;
+  bool needs_whole = false;  // no Chinese word, not all initials: a whole word must match
   std::optional<std::regex> re;
 };
 
@@ -277,6 +289,9 @@ NameQuery::NameQuery(std::string_view query, NameMatch mode) : impl_(std::make_u
       bool cjk = has_cjk(w), initial = is_initial(w);
       impl_->words.push_back({std::move(w), cjk, initial});
     }
+  auto& words = impl_->words;
+  impl_->needs_whole = std::none_of(words.begin(), words.end(), [](const QueryWord& w) { return w.cjk; }) &&
+                       !std::all_of(words.begin(), words.end(), [](const QueryWord& w) { return w.initial; });
   if (mode == NameMatch::Regex) try {
       impl_->re.emplace(std::string(query), std::regex::ECMAScript | std::regex::icase);
     } catch (const std::regex_error&) {  // matches nothing; name_query_error says why
@@ -294,7 +309,7 @@ bool NameQuery::matches(std::string_view name) const {
   append_folded(s.folded, name);
   switch (q.mode) {
     case NameMatch::Words: {
-      if (q.words.empty()) return false;
+      if (q.words.empty() || (q.needs_whole && !may_hold_whole_word(q.words, s.folded))) return false;
       split_words(s.folded, s.chars, s.words);
       s.used.assign(s.words.size(), 0);
       return words_match(q.words, s.folded, s.words, s.used);
