@@ -147,33 +147,107 @@ bool word_matches(std::string_view q, std::string_view w, bool initials) {
   return is_initial(q) || is_initial(w);
 }
 
+// A word of the query, with what matching asks of it worked out once.
+struct QueryWord {
+  std::string text;
+  bool cjk, initial;
+};
+
 // Words mode: each query word is found among the name's words, each name word used
-// once; exact matches are taken before initials so that "v anand" pairs v with v. At
-// least one whole word must match: "anand" alone does not find "Grischuk,A".
-bool words_match(const std::vector<std::string>& query, const std::string& folded_name) {
-  auto words = name_words(folded_name);
-  std::vector<bool> used(words.size(), false);
+// once (`used`, one flag a word, all false on entry); exact matches are taken before
+// initials so that "v anand" pairs v with v. At least one whole word must match:
+// "anand" alone does not find "Grischuk,A".
+template <class Words>
+bool words_match(const std::vector<QueryWord>& query, std::string_view folded_name, const Words& words,
+                 std::vector<char>& used) {
   bool whole = false, cjk = false;
   for (const auto& q : query) {
-    if (has_cjk(q)) {  // Chinese names are written without spaces
-      if (folded_name.find(q) == std::string::npos) return false;
+    if (q.cjk) {  // Chinese names are written without spaces
+      if (folded_name.find(q.text) == std::string::npos) return false;
       cjk = true;
       continue;
     }
     bool found = false;
     for (bool initials : {false, true}) {
       for (std::size_t i = 0; i < words.size() && !found; ++i)
-        if (!used[i] && word_matches(q, words[i], initials)) {
+        if (!used[i] && word_matches(q.text, words[i], initials)) {
           used[i] = found = true;
-          whole = whole || (!is_initial(q) && q == words[i]);
+          whole = whole || (!q.initial && q.text == words[i]);
         }
       if (found) break;
     }
     if (!found) return false;
   }
-  bool all_initials = std::all_of(query.begin(), query.end(), [](const std::string& q) { return is_initial(q); });
-  return whole || cjk || all_initials;
+  return whole || cjk || std::all_of(query.begin(), query.end(), [](const QueryWord& q) { return q.initial; });
 }
+
+// Appends the folded name (fold_name); ASCII bytes, nearly every name, without decoding.
+void append_folded(std::string& out, std::string_view name) {
+  for (std::size_t i = 0, len = 0; i < name.size(); i += len) {
+    auto b = static_cast<unsigned char>(name[i]);
+    if (b < 0x80) {
+      out += char(b >= 'A' && b <= 'Z' ? b + 32 : b);
+      len = 1;
+      continue;
+    }
+    char32_t c = decode(name, i, len);
+    if (len == 0) {  // not UTF-8: the byte as it is
+      out += name[i];
+      len = 1;
+      continue;
+    }
+    fold_code_point(out, c);
+  }
+}
+
+bool is_word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80;
+}
+
+// Splits a folded name into words (see name_words): their letters one after another
+// into `chars`, and each word's view into `words`. `chars` is reserved first and never
+// grows past the name, so the views stay valid.
+void split_words(std::string_view folded, std::string& chars, std::vector<std::string_view>& words) {
+  chars.clear();
+  chars.reserve(folded.size());
+  words.clear();
+  std::size_t start = 0;
+  auto close = [&] {
+    if (chars.size() > start) words.emplace_back(chars.data() + start, chars.size() - start);
+    start = chars.size();
+  };
+  for (std::size_t i = 0; i < folded.size(); ++i) {
+    char c = folded[i];
+    // An apostrophe between letters joins them: O'Kelly, d'Amico are one word ("okelly").
+    bool apostrophe = c == '\'' || c == '`';
+    if (apostrophe && chars.size() > start && is_word_char(chars.back()) && i + 1 < folded.size() &&
+        is_word_char(folded[i + 1]))
+      continue;
+    if (is_separator(c))
+      close();
+    else
+      chars += c;
+  }
+  close();
+}
+
+// Whether a name may hold a whole word of the query: the query's words are pieces of the
+// folded name unless an apostrophe joined two, so a name holding none of them cannot
+// match a query that needs a whole word (words_match), and is not split at all.
+bool may_hold_whole_word(const std::vector<QueryWord>& query, std::string_view folded) {
+  if (folded.find_first_of("'`") != std::string_view::npos) return true;
+  return std::any_of(query.begin(), query.end(), [&](const QueryWord& q) {
+    return !q.initial && !q.cjk && folded.find(q.text) != std::string_view::npos;
+  });
+}
+
+// Buffers one thread reuses for every name it matches, so that matching allocates
+// nothing once they have grown to the longest name.
+struct Scratch {
+  std::string folded, chars;            // the folded name; its words one after the other
+  std::vector<std::string_view> words;  // into `chars`
+  std::vector<char> used;
+};
 
 // A given name as a key holds it: whole when it is letters only, else just its first
 // letter ("V2" and "Viswanathan:Borgialli" in real files are not names to group by).
@@ -188,51 +262,36 @@ std::string given_name(const std::string& word) {
 std::string fold_name(std::string_view name) {
   std::string out;
   out.reserve(name.size());
-  for (std::size_t i = 0, len = 0; i < name.size(); i += len) {
-    char32_t c = decode(name, i, len);
-    if (len == 0) {  // not UTF-8: the byte as it is
-      out += name[i];
-      len = 1;
-      continue;
-    }
-    fold_code_point(out, c);
-  }
+  append_folded(out, name);
   return out;
 }
 
 std::vector<std::string> name_words(std::string_view folded) {
-  std::vector<std::string> words;
-  std::string word;
-  auto letter = [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) >= 0x80;
-  };
-  for (std::size_t i = 0; i < folded.size(); ++i) {
-    char c = folded[i];
-    // An apostrophe between letters joins them: O'Kelly, d'Amico are one word ("okelly").
-    bool inside = !word.empty() && letter(word.back()) && i + 1 < folded.size() && letter(folded[i + 1]);
-    if ((c == '\'' || c == '`') && inside) continue;
-    if (is_separator(c)) {
-      if (!word.empty()) words.push_back(std::move(word));
-      word.clear();
-    } else {
-      word += c;
-    }
-  }
-  if (!word.empty()) words.push_back(std::move(word));
-  return words;
+  std::string chars;
+  std::vector<std::string_view> views;
+  split_words(folded, chars, views);
+  return {views.begin(), views.end()};
 }
 
 struct NameQuery::Impl {
   NameMatch mode;
   std::string folded;
-  std::vector<std::string> words;
+  std::vector<QueryWord> words;
+  bool needs_whole = false;  // no Chinese word, not all initials: a whole word must match
   std::optional<std::regex> re;
 };
 
 NameQuery::NameQuery(std::string_view query, NameMatch mode) : impl_(std::make_unique<Impl>()) {
   impl_->mode = mode;
   impl_->folded = fold_name(query);
-  if (mode == NameMatch::Words) impl_->words = name_words(impl_->folded);
+  if (mode == NameMatch::Words)
+    for (auto& w : name_words(impl_->folded)) {
+      bool cjk = has_cjk(w), initial = is_initial(w);
+      impl_->words.push_back({std::move(w), cjk, initial});
+    }
+  auto& words = impl_->words;
+  impl_->needs_whole = std::none_of(words.begin(), words.end(), [](const QueryWord& w) { return w.cjk; }) &&
+                       !std::all_of(words.begin(), words.end(), [](const QueryWord& w) { return w.initial; });
   if (mode == NameMatch::Regex) try {
       impl_->re.emplace(std::string(query), std::regex::ECMAScript | std::regex::icase);
     } catch (const std::regex_error&) {  // matches nothing; name_query_error says why
@@ -244,8 +303,32 @@ NameQuery& NameQuery::operator=(NameQuery&&) noexcept = default;
 
 bool NameQuery::matches(std::string_view name) const {
   const Impl& q = *impl_;
+  if (q.mode == NameMatch::Regex) return matches_by_full_fold(name);
+  thread_local Scratch s;
+  s.folded.clear();
+  append_folded(s.folded, name);
   switch (q.mode) {
-    case NameMatch::Words: return !q.words.empty() && words_match(q.words, fold_name(name));
+    case NameMatch::Words: {
+      if (q.words.empty() || (q.needs_whole && !may_hold_whole_word(q.words, s.folded))) return false;
+      split_words(s.folded, s.chars, s.words);
+      s.used.assign(s.words.size(), 0);
+      return words_match(q.words, s.folded, s.words, s.used);
+    }
+    case NameMatch::Substring: return s.folded.find(q.folded) != std::string::npos;
+    default: return s.folded == q.folded;
+  }
+}
+
+bool NameQuery::matches_by_full_fold(std::string_view name) const {
+  const Impl& q = *impl_;
+  switch (q.mode) {
+    case NameMatch::Words: {
+      if (q.words.empty()) return false;
+      std::string folded = fold_name(name);
+      auto words = name_words(folded);
+      std::vector<char> used(words.size(), 0);
+      return words_match(q.words, folded, words, used);
+    }
     case NameMatch::Substring: return fold_name(name).find(q.folded) != std::string::npos;
     case NameMatch::Exact: return fold_name(name) == q.folded;
     case NameMatch::Regex: {

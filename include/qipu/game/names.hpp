@@ -44,7 +44,12 @@ class NameQuery {
   ~NameQuery();
   NameQuery(NameQuery&&) noexcept;
   NameQuery& operator=(NameQuery&&) noexcept;
+  // Folds the name into buffers each thread reuses and matches the words as views into
+  // them: no allocation once the buffers have grown.
   [[nodiscard]] bool matches(std::string_view name) const;
+  // The same answer through fold_name and name_words, allocating: the reference the
+  // tests hold matches() to.
+  [[nodiscard]] bool matches_by_full_fold(std::string_view name) const;
 
  private:
   struct Impl;
