@@ -26,10 +26,14 @@ ASAN_SKIP='^(en → zh → en|search: pgnmentor positions|pgn memory does not gr
 
 # The stage's heading with the wall time and the CPU time (user, system) spent so far: the
 # machine is often shared, and CPU seconds say what a stage costs whatever else runs.
+# `times` must run in this shell: in $(…) it would report that subshell's children, nothing.
 stage() {
-  local cpu
-  cpu=$(times | tail -n 1)
-  echo "== $* at ${SECONDS} s, CPU so far ${cpu/ / + }"
+  local file cpu
+  file=$(mktemp)
+  { times; } > "$file"
+  cpu=$(tail -n 1 "$file")
+  rm -f "$file"
+  echo "== $* at ${SECONDS} s, CPU so far ${cpu/ / + } (user + system)"
 }
 
 stage "suite (Release)"
