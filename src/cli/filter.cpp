@@ -263,15 +263,13 @@ std::string render(const game::GameRecord& rec, const FilterOptions& o, const ga
   return game::write_pgn(rec, w);
 }
 
-// On a worker: tests the game, changes it as asked, and writes it into rec.output.
-// The answer ReplayOptions::wanted gave the game this thread replays: prepare() runs on
-// the same thread after it, and does not test the tags again.
-thread_local bool tags_matched = false;
+// On a worker: tests the game, changes it as asked, and writes it into rec.output. The
+// tags were tested by ReplayOptions::wanted (rec.wanted), and are not tested again.
 
 void prepare(game::GameRecord& rec, const FilterOptions& o, const game::Matcher& matcher,
              const game::Classifier& classify, const game::WriterOptions& w) {
   Verdict& v = rec.extra.emplace<Verdict>();
-  if (!tags_matched || !matcher.matches_after_tags(rec)) return;
+  if (!rec.wanted || !matcher.matches_after_tags(rec)) return;
   v.matched = true;
   if (o.dedup || !o.duplicates.empty()) v.key = dedup_key(rec);
   if (o.seven_tags) keep_seven_tags(rec);  // before the tags added below
@@ -344,9 +342,7 @@ void run_filter(const FilterOptions& o) {
   cb.input_done = [&](const game::InputReport& in) { t.io_failed |= report_input(in, &std::cerr); };
   cb.progress = [&](std::uint64_t bytes, std::uint64_t games) { progress.update(bytes, games); };
   game::PipelineOptions po = pipeline_options(o.input);
-  po.replay.wanted = [&](const game::GameRecord& rec) {  // unwanted: not replayed
-    return tags_matched = matcher.matches_tags(rec);
-  };
+  po.replay.wanted = [&](const game::GameRecord& rec) { return matcher.matches_tags(rec); };  // else not replayed
   if (matcher.watches())  // a position it can no longer reach: the rest is not replayed
     po.replay.watch = [&](const game::GameRecord& rec, const Position& now) { return matcher.watch(rec, now); };
   game::run_pipeline(o.input.files, po, cb);

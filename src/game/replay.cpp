@@ -155,7 +155,7 @@ struct Replayer::Impl {
                "SetUp is \"1\" but there is no FEN tag: played from the standard start position");
     rec.mainline.reserve(128);
     start_mainline(!start || break_at_start);
-    if (options.wanted && !options.wanted(rec)) after_move = pgn::Visit::Skip;
+    if (options.wanted && !(rec.wanted = options.wanted(rec))) after_move = pgn::Visit::Skip;
     watching = options.watch && after_move == pgn::Visit::Continue;
     if (watching) look(frames.front());
   }

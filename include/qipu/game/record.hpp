@@ -71,6 +71,7 @@ struct GameRecord {
   std::string raw;                 // the game's text as decoded (kept for rejects)
   const char* encoding = "utf-8";  // what raw was decoded from (pgn::RawGame::encoding)
   std::string output;              // what a pipeline's prepare step made of the game, as text
+  bool wanted = true;              // ReplayOptions::wanted's answer: false, its moves were left unread
   std::any extra;                  // or as any other value (the importer's encoded rows)
 
   // Makes the record as new, keeping the memory of its tags, moves and diagnostics for
