@@ -40,8 +40,9 @@ struct EncodedGame {
   std::string material;                 // final material signature (db/search.hpp)
   std::string eco, opening, variation;  // ECO classification (db/eco.hpp); eco is used only without an ECO tag
 };
-// Encodes a game's mainline move by move while it is replayed (ReplayOptions::
-// on_mainline_move), so that the importer does not replay each game a second time.
+// Encodes a game's mainline move by move while it is replayed (the pipeline's `move`
+// callback, encode_while_replaying), so that the importer does not replay each game a
+// second time.
 class GameEncoder {
  public:
   void move(const Position& before, Move m);  // each mainline move, in order
