@@ -50,7 +50,7 @@ db::ImportStats store(const fs::path& path, const std::vector<game::GameRecord>&
   auto conn = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
   db::Importer imp(*conn, o);
   for (std::size_t i = from; i < to; ++i)
-    if (games[i].valid()) imp.add("test", games[i], db::encode_game(games[i]));
+    if (games[i].valid()) imp.add("test", games[i], *db::encode_game(games[i]));
   imp.finish();
   return imp.stats();
 }

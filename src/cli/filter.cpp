@@ -266,9 +266,8 @@ std::string render(const game::GameRecord& rec, const FilterOptions& o, const ga
 // On a worker: tests the game, changes it as asked, and writes it into rec.output. The
 // tags were tested by ReplayOptions::wanted (rec.wanted), and are not tested again.
 
-void prepare(game::GameRecord& rec, const FilterOptions& o, const game::Matcher& matcher,
+void prepare(game::GameRecord& rec, Verdict& v, const FilterOptions& o, const game::Matcher& matcher,
              const game::Classifier& classify, const game::WriterOptions& w) {
-  Verdict& v = rec.extra.emplace<Verdict>();
   if (!rec.wanted || !matcher.matches_after_tags(rec)) return;
   v.matched = true;
   if (o.dedup || !o.duplicates.empty()) v.key = dedup_key(rec);
@@ -318,16 +317,15 @@ void run_filter(const FilterOptions& o) {
   Tally t;
   bool first_fen = true;
   Progress progress(o.input.files);
-  game::PipelineCallbacks cb;
-  cb.prepare = [&](game::GameRecord& rec) { prepare(rec, o, matcher, classify, w); };
-  cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
+  game::PipelineCallbacks<Verdict> cb;
+  cb.prepare = [&](game::GameRecord& rec, Verdict& v) { prepare(rec, v, o, matcher, classify, w); };
+  cb.game = [&](const game::InputReport& in, game::GameRecord& rec, Verdict& v) {
     ++t.games;
-    const auto* v = std::any_cast<Verdict>(&rec.extra);
-    if (!v || !v->matched) return;
+    if (!v.matched) return;
     for (const auto& d : rec.diagnostics)
       if (o.fix_result && d.kind == Problem::result_contradicts_position)
         std::cerr << format_diagnostic(in.path, rec, d) << "\n";
-    if ((o.dedup || !o.duplicates.empty()) && !seen.insert(v->key).second) {
+    if ((o.dedup || !o.duplicates.empty()) && !seen.insert(v.key).second) {
       ++t.duplicates;
       if (!o.duplicates.empty()) dups.stream() << rec.output;
       return;
@@ -335,9 +333,9 @@ void run_filter(const FilterOptions& o) {
     ++t.written;
     t.invalid_written += !rec.valid();
     if (o.count) return;
-    if ((o.to == "fen" || o.to == "epd") && !first_fen) sink.write("\n", rec, *v);
+    if ((o.to == "fen" || o.to == "epd") && !first_fen) sink.write("\n", rec, v);
     first_fen = false;
-    if (!sink.write(rec.output, rec, *v)) t.io_failed = true;
+    if (!sink.write(rec.output, rec, v)) t.io_failed = true;
   };
   cb.input_done = [&](const game::InputReport& in) { t.io_failed |= report_input(in, &std::cerr); };
   cb.progress = [&](std::uint64_t bytes, std::uint64_t games) { progress.update(bytes, games); };

@@ -119,19 +119,16 @@ void import_files(std::ostream& out, const ImportCmdOptions& o, const std::strin
   bool io_failed = false;
   std::uint64_t bytes = 0;
   Progress progress(o.input.files);
-  game::PipelineCallbacks cb;
+  game::PipelineCallbacks<db::GameEncoding> cb;
   auto eco = load_eco(o.eco_file);
-  cb.prepare = [&eco](game::GameRecord& rec) {
-    if (rec.valid()) rec.extra = db::finish_classified(rec, eco ? &*eco : nullptr);
-  };
-  cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
+  db::encode_while_replaying(cb, eco ? &*eco : nullptr);
+  cb.game = [&](const game::InputReport& in, game::GameRecord& rec, db::GameEncoding& enc) {
     std::string source = in.path == "-" ? "<stdin>" : in.path;
-    const auto* enc = rec.valid() ? std::any_cast<db::EncodedGame>(&rec.extra) : nullptr;
-    if (enc && enc->error.empty()) {
-      importer.add(source, rec, *enc);
-    } else if (enc) {
+    if (enc.rows && *enc.rows) {
+      importer.add(source, rec, **enc.rows);
+    } else if (enc.rows) {
       ++reasons["cannot be stored"];
-      importer.reject(source, rec, enc->error + "\n");
+      importer.reject(source, rec, enc.rows->error() + "\n");
     } else {
       ++reasons[reason_of(rec)];
       importer.reject(source, rec, error_text(rec));
@@ -142,9 +139,7 @@ void import_files(std::ostream& out, const ImportCmdOptions& o, const std::strin
     io_failed |= report_input(in, &std::cerr);
   };
   cb.progress = [&](std::uint64_t b, std::uint64_t games) { progress.update(b, games); };
-  game::PipelineOptions popts = pipeline_options(o.input);
-  popts.replay.on_mainline_move = db::encode_replayed_move;  // prepare finishes the encoding
-  game::run_pipeline(o.input.files, popts, cb);
+  game::run_pipeline(o.input.files, pipeline_options(o.input), cb);
   progress.finish();
   importer.finish();
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

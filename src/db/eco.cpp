@@ -127,14 +127,4 @@ std::optional<ChineseOpening> chinese_opening(std::string_view opening, std::str
   return out;
 }
 
-EncodedGame finish_classified(game::GameRecord& rec, const EcoTable* table) {
-  EncodedGame enc = finish_encoding(rec);
-  if (const Opening* op = table ? table->classify(enc.keys) : nullptr) {
-    enc.eco = op->eco;
-    enc.opening = op->name;
-    enc.variation = op->variation;
-  }
-  return enc;
-}
-
 }  // namespace qipu::db

@@ -253,7 +253,9 @@ void build_aggregate(Connection& db) {
   auto opt = [&](int col) { return row.is_null(col) ? std::nullopt : std::optional(row.int64(col)); };
   for_each_game(db, {}, [&](game::GameRecord& rec) {
     row.bind(1, std::int64_t(rec.index));
-    if (row.step()) w.add(std::int64_t(rec.index), encode_game(rec).explore, {row.text(0), {opt(1), opt(2)}, opt(3)});
+    Result<EncodedGame> enc = encode_game(rec);  // it was stored: it encodes
+    if (!enc) throw DbError("game " + std::to_string(rec.index) + " cannot be aggregated: " + enc.error());
+    if (row.step()) w.add(std::int64_t(rec.index), enc->explore, {row.text(0), {opt(1), opt(2)}, opt(3)});
     row.reset();
     if (w.pending() > 1000000) w.flush(db);
     return true;

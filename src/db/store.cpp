@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "qipu/db/codec.hpp"
+#include "qipu/db/eco.hpp"
 #include "qipu/db/search.hpp"
 #include "qipu/game/duplicate.hpp"
 
@@ -264,10 +265,10 @@ void GameEncoder::move(const Position& before, Move m) {
   } catch (const DbError& err) { error_ = err.what(); }
 }
 
-EncodedGame GameEncoder::finish(const game::GameRecord& rec, const Position& final_position) {
+Result<EncodedGame> GameEncoder::finish(const game::GameRecord& rec, const Position& final_position) {
+  if (!error_.empty()) return Failure{error_};
   EncodedGame e;
   try {
-    if (!error_.empty()) throw DbError(error_);
     e.keys = std::move(keys_);
     e.keys.push_back(final_position.key());
     if (!past_aggregate_) add_aggregate_position(explore_, final_position, EndSymbol);
@@ -275,25 +276,24 @@ EncodedGame GameEncoder::finish(const game::GameRecord& rec, const Position& fin
     e.material = material_signature(final_position);
     e.moves = pack_symbols(symbols_);
     e.notes = encode_annotations(rec);  // variations are encoded here, and may throw too
-  } catch (const DbError& err) {
-    e = EncodedGame{};
-    e.error = err.what();
-  }
+  } catch (const DbError& err) { return Failure{err.what()}; }
   return e;
 }
 
-void encode_replayed_move(game::GameRecord& rec, const Position& before, Move m) {
-  auto* encoder = std::any_cast<GameEncoder>(&rec.extra);
-  if (!encoder) encoder = &rec.extra.emplace<GameEncoder>();
-  encoder->move(before, m);
+void encode_while_replaying(game::PipelineCallbacks<GameEncoding>& cb, const EcoTable* eco) {
+  cb.move = [](game::GameRecord&, GameEncoding& g, const Position& before, Move m) { g.encoder.move(before, m); };
+  cb.prepare = [eco](game::GameRecord& rec, GameEncoding& g) {
+    if (!rec.valid()) return;
+    Result<EncodedGame>& rows = g.rows.emplace(g.encoder.finish(rec, rec.final_position));
+    if (const Opening* op = eco && rows ? eco->classify(rows->keys) : nullptr) {
+      rows->eco = op->eco;
+      rows->opening = op->name;
+      rows->variation = op->variation;
+    }
+  };
 }
 
-EncodedGame finish_encoding(game::GameRecord& rec) {
-  if (auto* encoder = std::any_cast<GameEncoder>(&rec.extra)) return encoder->finish(rec, rec.final_position);
-  return GameEncoder().finish(rec, rec.final_position);  // a game without moves
-}
-
-EncodedGame encode_game(const game::GameRecord& rec) {
+Result<EncodedGame> encode_game(const game::GameRecord& rec) {
   GameEncoder encoder;
   Position pos = rec.start_position;
   for (const auto& node : rec.mainline) {

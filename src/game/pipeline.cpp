@@ -19,6 +19,7 @@ struct Batch {
   std::vector<std::size_t> starts;  // where each game's text begins in `text`
   std::vector<pgn::RawGame> games;  // text views point into `text` once submitted
   std::vector<GameRecord> records;
+  std::unique_ptr<detail::GameHooks> hooks;    // the records' values, made by the worker
   std::vector<pgn::SyntaxError> input_errors;  // the workers' (outside any game)
   std::vector<pgn::SyntaxError> read_errors;   // the input's own, after the games read before them
   std::size_t bytes = 0;
@@ -28,38 +29,51 @@ constexpr std::size_t BatchGames = 256;
 constexpr std::size_t BatchBytes = 1 << 20;
 
 // A parser and a replayer that append records to whichever batch is current, or, run
-// alone, hand each record straight on (`hand_on`).
+// alone, hand each record straight on (`hand_on`). The games' values and the callbacks
+// that take them are `current`: the batch's, or alone the worker's own.
 struct Worker {
+  const detail::Hooks& caller;
   pgn::GameParser parser;
   Replayer replayer;
   pgn::ReadStats stats;
   std::vector<GameRecord>* records = nullptr;
   std::vector<pgn::SyntaxError>* errors = nullptr;
+  detail::GameHooks* current = nullptr;
   std::function<void(GameRecord&)> hand_on;
 
-  Worker(const PipelineOptions& o, const PipelineCallbacks& cb)
-      : parser(o.reader),
+  Worker(const PipelineOptions& o, const detail::Hooks& hooks_of)
+      : caller(hooks_of),
+        parser(o.reader),
         replayer(
-            o.replay,
-            [this, &cb](GameRecord& r) {
-              if (cb.prepare) cb.prepare(r);
-              if (hand_on) {
-                hand_on(r);
-              } else {
-                if (cb.trim) cb.trim(r);
-                records->push_back(std::move(r));
-              }
-              return pgn::Visit::Continue;
-            },
-            [this](const pgn::SyntaxError& e) { errors->push_back(e); }) {}
+            o.replay, [this](GameRecord& r) { return done(r); },
+            [this](const pgn::SyntaxError& e) { errors->push_back(e); },
+            caller.moves ? Replayer::MoveHandler(
+                               [this](GameRecord& r, const Position& before, Move m) { current->move(r, before, m); })
+                         : nullptr) {}
 
+  pgn::Visit done(GameRecord& r) {
+    current->prepare(r);
+    if (hand_on) {
+      hand_on(r);
+    } else {
+      current->trim(r);
+      records->push_back(std::move(r));
+    }
+    return pgn::Visit::Continue;
+  }
   void run(Batch& b) {
     records = &b.records;
     errors = &b.input_errors;
     b.records.reserve(b.games.size());
-    for (const auto& g : b.games) parse(g);
+    b.hooks = caller.make(b.games.size());
+    current = b.hooks.get();
+    for (const auto& g : b.games) parse(g, b.records.size());
   }
-  void parse(const pgn::RawGame& g) { (void)parser.parse(g, replayer, stats); }
+  // Parses a game, the i-th of its batch (alone: 0).
+  void parse(const pgn::RawGame& g, std::size_t i) {
+    current->start(i);
+    (void)parser.parse(g, replayer, stats);
+  }
 };
 
 unsigned worker_count(unsigned jobs) {
@@ -71,8 +85,8 @@ unsigned worker_count(unsigned jobs) {
 // job, does it all on the calling thread.
 class Runner {
  public:
-  Runner(const std::vector<PipelineInput>& inputs, const PipelineOptions& o, const PipelineCallbacks& cb)
-      : inputs_(inputs), opts_(o), cb_(cb), reports_(inputs.size()) {}
+  Runner(const std::vector<PipelineInput>& inputs, const PipelineOptions& o, const detail::Hooks& h)
+      : inputs_(inputs), opts_(o), hooks_(h), reports_(inputs.size()) {}
 
   void run() {
     unsigned n = worker_count(opts_.jobs);
@@ -146,23 +160,25 @@ class Runner {
 
   // --jobs 1: one thread reads, replays and delivers, with no batch copies or queues.
   void run_alone() {
-    Worker w(opts_, cb_);
+    Worker w(opts_, hooks_);
+    auto own = hooks_.make(1);
+    w.current = own.get();
     for (std::size_t i = 0; i < inputs_.size(); ++i) {
       InputReport& rep = reports_[i];
       w.errors = &rep.input_errors;
       w.hand_on = [&](GameRecord& r) {
         ++games_;
-        if (cb_.game) cb_.game(rep, r);
+        own->game(rep, r, 0);
       };
       std::size_t since_progress = 0;
       read_games(
           i,
           [&](const pgn::RawGame& raw) {
-            w.parse(raw);
+            w.parse(raw, 0);
             bytes_read_ += raw.text.size();
-            if (++since_progress == BatchGames && cb_.progress) {
+            if (++since_progress == BatchGames && hooks_.progress) {
               since_progress = 0;
-              cb_.progress(bytes_read_, games_);
+              hooks_.progress(bytes_read_, games_);
             }
           },
           [&](const char* message) {
@@ -198,7 +214,7 @@ class Runner {
   }
 
   void work() {
-    Worker w(opts_, cb_);
+    Worker w(opts_, hooks_);
     for (;;) {
       Batch b;
       {
@@ -232,22 +248,22 @@ class Runner {
     InputReport& rep = reports_[b.input];
     for (auto& e : b.input_errors) rep.input_errors.push_back(std::move(e));
     for (auto& e : b.read_errors) rep.input_errors.push_back(std::move(e));
-    for (auto& r : b.records) {
+    for (std::size_t k = 0; k < b.records.size(); ++k) {
       ++games_;
-      if (cb_.game) cb_.game(rep, r);
+      b.hooks->game(rep, b.records[k], k);
     }
-    if (cb_.progress) cb_.progress(bytes_read_, games_);
+    if (hooks_.progress) hooks_.progress(bytes_read_, games_);
   }
 
   // Reports inputs before `upto` as done, once each.
   void finish_inputs(std::size_t upto) {
     for (; finished_ < upto; ++finished_)
-      if (cb_.input_done) cb_.input_done(reports_[finished_]);
+      if (hooks_.input_done) hooks_.input_done(reports_[finished_]);
   }
 
   const std::vector<PipelineInput>& inputs_;
   const PipelineOptions& opts_;
-  const PipelineCallbacks& cb_;
+  const detail::Hooks& hooks_;
   std::vector<InputReport> reports_;
   std::vector<std::thread> threads_;
   std::mutex mu_;
@@ -261,16 +277,9 @@ class Runner {
 
 }  // namespace
 
-void run_pipeline(const std::vector<PipelineInput>& inputs, const PipelineOptions& options,
-                  const PipelineCallbacks& callbacks) {
-  Runner(inputs, options, callbacks).run();
-}
-
-void run_pipeline(const std::vector<std::string>& paths, const PipelineOptions& options,
-                  const PipelineCallbacks& callbacks) {
-  std::vector<PipelineInput> inputs;
-  for (const auto& p : paths) inputs.push_back({p, std::nullopt});
-  run_pipeline(inputs, options, callbacks);
+void detail::run_pipeline(const std::vector<PipelineInput>& inputs, const PipelineOptions& options,
+                          const Hooks& hooks) {
+  Runner(inputs, options, hooks).run();
 }
 
 }  // namespace qipu::game

@@ -98,6 +98,7 @@ struct Replayer::Impl {
   ReplayOptions options;
   GameHandler on_game;
   InputErrorHandler on_input_error;
+  MoveHandler on_mainline_move;
   GameRecord rec;
   std::vector<Frame> frames;
   std::vector<std::string> pending_comments;
@@ -368,7 +369,7 @@ struct Replayer::Impl {
     const Position& before = f.state.position();
     SanShape shape = san_shape(before, m, san);
     if (!usual_form(san, shape)) check_form(san, shape, before, m, offset, token);
-    if (options.on_mainline_move && f.line == &rec.mainline) options.on_mainline_move(rec, before, m);
+    if (on_mainline_move && f.line == &rec.mainline) on_mainline_move(rec, before, m);
     f.state.play(m);
     shape.suffix = check_suffix(f.state.position());
     node.move = m;
@@ -524,11 +525,13 @@ struct Replayer::Impl {
   [[nodiscard]] bool skipped() const { return after_move == pgn::Visit::Skip; }
 };
 
-Replayer::Replayer(ReplayOptions options, GameHandler on_game, InputErrorHandler on_input_error)
+Replayer::Replayer(ReplayOptions options, GameHandler on_game, InputErrorHandler on_input_error,
+                   MoveHandler on_mainline_move)
     : impl_(std::make_unique<Impl>()) {
   impl_->options = options;
   impl_->on_game = std::move(on_game);
   impl_->on_input_error = std::move(on_input_error);
+  impl_->on_mainline_move = std::move(on_mainline_move);
 }
 Replayer::~Replayer() = default;
 

@@ -110,19 +110,16 @@ void ImportJobs::run(Job& job) {
   try {
     auto conn = db::open_database(db_path_, db::Connection::Mode::ReadWrite);
     db::Importer importer(*conn, db::ImportOptions{});
-    game::PipelineCallbacks cb;
-    cb.prepare = [this](game::GameRecord& rec) {
-      if (rec.valid()) rec.extra = db::finish_classified(rec, eco_);
-    };
-    cb.game = [&](const game::InputReport&, game::GameRecord& rec) {
-      const auto* enc = rec.valid() ? std::any_cast<db::EncodedGame>(&rec.extra) : nullptr;
+    game::PipelineCallbacks<db::GameEncoding> cb;
+    db::encode_while_replaying(cb, eco_);
+    cb.game = [&](const game::InputReport&, game::GameRecord& rec, db::GameEncoding& enc) {
       std::string errors;
-      if (enc && enc->error.empty()) {
-        importer.add(job.name, rec, *enc);
+      if (enc.rows && *enc.rows) {
+        importer.add(job.name, rec, **enc.rows);
       } else {
         for (const auto& d : rec.diagnostics)
           if (d.error) errors += reject_line(d);
-        importer.reject(job.name, rec, enc ? enc->error + "\n" : errors);
+        importer.reject(job.name, rec, enc.rows ? enc.rows->error() + "\n" : errors);
       }
       set([&] {
         job.stats = importer.stats();
@@ -141,9 +138,7 @@ void ImportJobs::run(Job& job) {
         job.games = games;
       });
     };
-    game::PipelineOptions popts;
-    popts.replay.on_mainline_move = db::encode_replayed_move;
-    game::run_pipeline({job.file}, popts, cb);
+    game::run_pipeline({job.file}, game::PipelineOptions{}, cb);
     importer.finish();
     set([&] {
       job.stats = importer.stats();

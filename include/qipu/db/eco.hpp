@@ -54,9 +54,4 @@ struct ChineseOpening {
 [[nodiscard]] std::optional<ChineseOpening> chinese_opening(std::string_view opening, std::string_view variation,
                                                             Script script);
 
-struct EncodedGame;  // db/store.hpp
-// The importer's step after a game is replayed (qipu import, qipu serve's uploads):
-// finish_encoding, with the opening named from the table's deepest position, if any.
-EncodedGame finish_classified(game::GameRecord& rec, const EcoTable* table);
-
 }  // namespace qipu::db

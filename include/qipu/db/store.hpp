@@ -5,14 +5,17 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <variant>
 #include <vector>
 
+#include "qipu/core/result.hpp"
 #include "qipu/db/explore.hpp"
 #include "qipu/db/position_index.hpp"
 #include "qipu/db/sqlite.hpp"
+#include "qipu/game/pipeline.hpp"
 #include "qipu/game/record.hpp"
 
 namespace qipu::db {
@@ -36,15 +39,16 @@ struct EncodedGame {
   AggregatePositions explore;           // the explorer's aggregated positions (db/explore.hpp)
   std::string material;                 // final material signature (db/search.hpp)
   std::string eco, opening, variation;  // ECO classification (db/eco.hpp); eco is used only without an ECO tag
-  std::string error;                    // why the game cannot be stored (then it is a reject), or empty
 };
-// Encodes a game's mainline move by move while it is replayed (ReplayOptions::
-// on_mainline_move), so that the importer does not replay each game a second time.
+// Encodes a game's mainline move by move while it is replayed (the pipeline's `move`
+// callback, encode_while_replaying), so that the importer does not replay each game a
+// second time.
 class GameEncoder {
  public:
   void move(const Position& before, Move m);  // each mainline move, in order
-  // After the replay: the rest of the EncodedGame, or its error.
-  EncodedGame finish(const game::GameRecord& rec, const Position& final_position);
+  // After the replay: the rest of the EncodedGame, or why the game cannot be stored (it
+  // is then a reject).
+  Result<EncodedGame> finish(const game::GameRecord& rec, const Position& final_position);
 
  private:
   static constexpr std::size_t ReservedPlies = 160;
@@ -54,12 +58,22 @@ class GameEncoder {
   bool past_aggregate_ = false;  // no later position can be aggregated (db/explore.hpp)
   std::string error_;
 };
-// The importer's use of it: `encode_replayed_move` is the replay's on_mainline_move hook,
-// keeping a GameEncoder in rec.extra; `finish_encoding` is called once the game is replayed.
-void encode_replayed_move(game::GameRecord& rec, const Position& before, Move m);
-EncodedGame finish_encoding(game::GameRecord& rec);
+
+// A game on its way into the database: the importer's value for each game in the replay
+// pipeline (game::PipelineCallbacks<GameEncoding>), from its first move to Importer::add.
+struct GameEncoding {
+  GameEncoder encoder;  // fed each mainline move as it is replayed
+  // Once a valid game is replayed: its rows, or why they cannot be stored. Nothing for an
+  // invalid game: its diagnostics say why.
+  std::optional<Result<EncodedGame>> rows;
+};
+class EcoTable;  // db/eco.hpp
+// Sets the callbacks that encode each game while it is replayed (`move`) and finish the
+// valid ones on their worker (`prepare`), naming their openings from `eco` when given
+// (qipu import, qipu serve's uploads).
+void encode_while_replaying(game::PipelineCallbacks<GameEncoding>& cb, const EcoTable* eco);
 // The same for a replayed record, replaying its mainline once more.
-EncodedGame encode_game(const game::GameRecord& rec);
+Result<EncodedGame> encode_game(const game::GameRecord& rec);
 
 // The Date tag a date_sort value stands for ("1990.05.??"); the database keeps the tag's
 // text only when it differs from this (the game table's generated column `date`).

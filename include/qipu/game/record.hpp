@@ -2,7 +2,6 @@
 // problem found, each tied to its place in the source.
 #pragma once
 
-#include <any>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -72,7 +71,6 @@ struct GameRecord {
   const char* encoding = "utf-8";  // what raw was decoded from (pgn::RawGame::encoding)
   std::string output;              // what a pipeline's prepare step made of the game, as text
   bool wanted = true;              // ReplayOptions::wanted's answer: false, its moves were left unread
-  std::any extra;                  // or as any other value (the importer's encoded rows)
 
   // Makes the record as new, keeping the memory of its tags, moves and diagnostics for
   // the next game read into it.

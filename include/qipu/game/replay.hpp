@@ -28,10 +28,6 @@ struct ReplayOptions {
   // letters mean different pieces in different languages (Dutch P, Hungarian H);
   // nullptr: detect token by token.
   const Notation* notation = nullptr;
-  // Called for each mainline move as it is replayed, with the position before it, on the
-  // replaying thread: work on every position (the importer encodes moves) without a
-  // second replay. Optional.
-  std::function<void(GameRecord&, const Position& before, Move)> on_mainline_move = nullptr;
   // Called once a game's tags are read, before its first move: false leaves the rest of
   // its movetext unread (the record keeps the tags and the first move; its end, result
   // and tags are not checked), for callers that choose games by their tags (filter).
@@ -49,7 +45,11 @@ class Replayer : public pgn::Visitor {
   using GameHandler = std::function<pgn::Visit(GameRecord&)>;
   // Errors outside any game (unreadable or corrupt input).
   using InputErrorHandler = std::function<void(const pgn::SyntaxError&)>;
-  Replayer(ReplayOptions options, GameHandler on_game, InputErrorHandler on_input_error = {});
+  // Each mainline move as it is replayed, with the position before it (the pipeline's
+  // PipelineCallbacks::move).
+  using MoveHandler = std::function<void(GameRecord&, const Position& before, Move)>;
+  Replayer(ReplayOptions options, GameHandler on_game, InputErrorHandler on_input_error = {},
+           MoveHandler on_mainline_move = {});
   ~Replayer() override;
 
   pgn::Visit begin_game(const pgn::GameInfo& info) override;
