@@ -114,14 +114,17 @@ bool fix_result(game::GameRecord& rec) {
 
 // ---- duplicates ------------------------------------------------------------------
 
-// The key import gives the game (game/duplicate.hpp), the moves as their raw values.
+// The key import gives the game (game/duplicate.hpp), the moves as their raw values,
+// written into room made once (appended two bytes at a time, they cost more than the hash).
 std::uint64_t dedup_key(const game::GameRecord& rec) {
-  std::string moves;
+  std::string moves(2 * rec.mainline.size(), '\0');
+  char* end = moves.data();
   for (const auto& node : rec.mainline) {
     if (node.move.is_none()) break;
     std::uint16_t m = node.move.raw();
-    moves.append(reinterpret_cast<const char*>(&m), sizeof m);
+    end = std::copy_n(reinterpret_cast<const char*>(&m), sizeof m, end);
   }
+  moves.resize(std::size_t(end - moves.data()));
   return game::duplicate_key(game::identity_of(rec, moves));
 }
 
@@ -266,15 +269,15 @@ std::string render(const game::GameRecord& rec, const FilterOptions& o, const ga
 // On a worker: tests the game, changes it as asked, and writes it into rec.output. The
 // tags were tested by ReplayOptions::wanted (rec.wanted), and are not tested again.
 
-void prepare(game::GameRecord& rec, const FilterOptions& o, const game::Matcher& matcher,
-             const game::Classifier& classify, const game::WriterOptions& w) {
+void prepare(game::GameRecord& rec, const FilterOptions& o, const game::Matcher& matcher, const db::EcoTable* eco,
+             const game::WriterOptions& w) {
   Verdict& v = rec.extra.emplace<Verdict>();
   if (!rec.wanted || !matcher.matches_after_tags(rec)) return;
   v.matched = true;
   if (o.dedup || !o.duplicates.empty()) v.key = dedup_key(rec);
   if (o.seven_tags) keep_seven_tags(rec);  // before the tags added below
-  if (classify && (o.add_eco || o.split_by == "eco"))
-    if (auto op = classify(game::position_keys(rec))) {
+  if (eco && (o.add_eco || o.split_by == "eco"))
+    if (const db::Opening* op = eco->classify(rec)) {
       v.eco = op->eco;
       if (o.add_eco) {
         // Games written in Chinese get the openings' Chinese names (cli/lang.hpp).
@@ -290,7 +293,7 @@ void prepare(game::GameRecord& rec, const FilterOptions& o, const game::Matcher&
   if (o.add_termination && rec.termination != Termination::None)
     set_tag(rec, "Termination", std::string(termination_name(rec.termination)));
   if (o.no_comments) rec.final_comments.clear();
-  strip_line(rec.mainline, o);
+  if (o.no_comments || o.no_nags || o.no_variations || o.no_clock) strip_line(rec.mainline, o);
   rec.output = render(rec, o, w);
 }
 
@@ -319,7 +322,7 @@ void run_filter(const FilterOptions& o) {
   bool first_fen = true;
   Progress progress(o.input.files);
   game::PipelineCallbacks cb;
-  cb.prepare = [&](game::GameRecord& rec) { prepare(rec, o, matcher, classify, w); };
+  cb.prepare = [&](game::GameRecord& rec) { prepare(rec, o, matcher, table ? &*table : nullptr, w); };
   cb.game = [&](const game::InputReport& in, game::GameRecord& rec) {
     ++t.games;
     const auto* v = std::any_cast<Verdict>(&rec.extra);

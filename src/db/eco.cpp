@@ -18,7 +18,9 @@ EcoTable EcoTable::load(const std::string& path) {
     if (!rec.valid() || rec.tag("ECO").empty()) return;
     Opening op{std::string(rec.tag("ECO")), std::string(rec.tag("Opening")), std::string(rec.tag("Variation"))};
     // The first line to name a position keeps it: files list the main name first.
-    t.by_key_.try_emplace(rec.final_position.key(), std::move(op));
+    Key key = rec.final_position.key();
+    t.by_key_.try_emplace(key, std::move(op));
+    t.might_name_[bit_of(key) / 64] |= std::uint64_t{1} << (bit_of(key) % 64);
     t.max_ply_ = std::max(t.max_ply_, rec.mainline.size());
   };
   cb.input_done = [&](const game::InputReport& in) {
@@ -31,6 +33,7 @@ EcoTable EcoTable::load(const std::string& path) {
 }
 
 const Opening* EcoTable::find(Key key) const {
+  if (!(might_name_[bit_of(key) / 64] >> (bit_of(key) % 64) & 1)) return nullptr;
   auto it = by_key_.find(key);
   return it == by_key_.end() ? nullptr : &it->second;
 }
@@ -40,6 +43,18 @@ const Opening* EcoTable::classify(const std::vector<Key>& keys) const {
   for (std::size_t i = n; i-- > 0;)
     if (const Opening* o = find(keys[i])) return o;
   return nullptr;
+}
+
+const Opening* EcoTable::classify(const game::GameRecord& rec) const {
+  Position pos = rec.start_position;
+  const Opening* latest = find(pos.key());
+  std::size_t ply = 0;
+  for (const game::MoveNode& node : rec.mainline) {
+    if (node.move.is_none() || ++ply > max_ply_) break;
+    pos.play(node.move);
+    if (const Opening* o = find(pos.key())) latest = o;
+  }
+  return latest;
 }
 
 extern const char* const kEcoChineseNames;  // src/db/eco_zh.tsv, compiled in

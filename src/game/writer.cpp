@@ -168,7 +168,9 @@ class Writer {
   // Without `board`, moves are written from their recorded shapes; with it (for games
   // whose moves lack them, decoded from the database) from the board, replaying.
   Writer(Text& out, const WriterOptions& o, const Position* board)
-      : words_(move_words(o.notation ? *o.notation : english(), o.style)), lines_(out, o.line_width) {
+      : words_(move_words(o.notation ? *o.notation : english(), o.style)),
+        ascii_(is_ascii(words_)),
+        lines_(out, o.line_width) {
     if (board) board_ = *board;
   }
 
@@ -237,17 +239,19 @@ class Writer {
 
   void write_move(const MoveNode& node, Place& at, bool replaying) {
     Text& out = lines_.unit();
-    // Zeroed room for the number, the move and the round-up to a word, for its width.
+    // Room for the number, the move and the round-up to a word, zeroed for its width
+    // unless every word is ASCII (then a byte is a character: reading back the bytes
+    // just written, a word at a time, stalled on the stores).
     constexpr std::size_t Room = 16 + MaxMoveBytes + 8;
     char* start = out.room(Room);
-    std::memset(start, 0, Room);
+    if (!ascii_) std::memset(start, 0, Room);
     char* end = at.side == White || need_number_ ? number(start, at) : start;
     need_number_ = false;
     if (replaying) {
       end = put_move(end, node.move, shape_of(node), words_);
       out.commit(end);
       std::size_t bytes = std::size_t(end - start);
-      lines_.set_width(bytes - continuations(start, (bytes + 7) / 8));
+      lines_.set_width(ascii_ ? bytes : bytes - continuations(start, (bytes + 7) / 8));
     } else {
       write_token(end, node);
     }
@@ -293,7 +297,17 @@ class Writer {
     }
   }
 
+  // Whether every word is ASCII, so that a move's width is its size.
+  static bool is_ascii(const SanWords& w) {
+    auto ascii = [](const SanWords::Word& word) {
+      return std::all_of(word.bytes, word.bytes + word.size, [](char c) { return (c & 0x80) == 0; });
+    };
+    return std::all_of(std::begin(w.pieces), std::end(w.pieces), ascii) && ascii(w.castle_short) &&
+           ascii(w.castle_long);
+  }
+
   const SanWords words_;
+  const bool ascii_;
   MovetextLines lines_;
   std::optional<Position> board_;  // the position, when moves lack shapes
   bool need_number_ = true;

@@ -3,6 +3,8 @@
 // by its move order, and the deepest named position wins.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,10 +37,18 @@ class EcoTable {
   // The opening of the latest of these positions (a game's keys from ply 0) that the
   // table names, or nullptr.
   [[nodiscard]] const Opening* classify(const std::vector<Key>& keys) const;
+  // The same for a replayed game's mainline, from its start: the answer classify gives
+  // for game::position_keys(rec), replaying no further than the longest named line.
+  [[nodiscard]] const Opening* classify(const game::GameRecord& rec) const;
   [[nodiscard]] std::size_t size() const { return by_key_.size(); }
 
  private:
+  // A key's bit in might_name_: most positions of a game are in no opening line, and one
+  // bit test tells nearly all of them without a hash look-up.
+  static std::size_t bit_of(Key key) { return std::size_t(key % (64 * MightWords)); }
+  static constexpr std::size_t MightWords = 1024;  // 65,536 bits for about 2,000 lines: 3 % false hits
   std::unordered_map<Key, Opening> by_key_;
+  std::array<std::uint64_t, MightWords> might_name_{};  // bit_of(key) of every key in by_key_
   std::size_t max_ply_ = 0;  // no named line is longer: later positions need no look-up
 };
 
