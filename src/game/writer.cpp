@@ -163,14 +163,23 @@ std::string_view movetext_result(const GameRecord& rec) {
   return "*";
 }
 
+// The words moves are written with; English in the default style, as most games are
+// written, is looked up once, not once a game.
+SanWords words_of(const WriterOptions& o) {
+  const Notation& notation = o.notation ? *o.notation : english();
+  if (&notation == &english() && !o.style.spaced && o.style.castling == WriteStyle::Castling::Letters) {
+    static const SanWords plain = move_words(english(), WriteStyle{});
+    return plain;
+  }
+  return move_words(notation, o.style);
+}
+
 class Writer {
  public:
   // Without `board`, moves are written from their recorded shapes; with it (for games
   // whose moves lack them, decoded from the database) from the board, replaying.
   Writer(Text& out, const WriterOptions& o, const Position* board)
-      : words_(move_words(o.notation ? *o.notation : english(), o.style)),
-        ascii_(is_ascii(words_)),
-        lines_(out, o.line_width) {
+      : words_(words_of(o)), ascii_(is_ascii(words_)), lines_(out, o.line_width) {
     if (board) board_ = *board;
   }
 
