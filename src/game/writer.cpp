@@ -347,19 +347,10 @@ void append_tag(Text& out, std::string_view name, std::string_view value) {
   out.commit(std::copy_n("\"]\n", 3, p));
 }
 
-// The name's place in the roster, or -1; by its first letter, then one compare (twice a
-// tag for every game written).
 int roster_index(std::string_view name) {
-  auto is = [&](int i) { return name == Roster[std::size_t(i)] ? i : -1; };
-  switch (name.empty() ? 0 : name[0]) {
-    case 'E': return is(0);
-    case 'S': return is(1);
-    case 'D': return is(2);
-    case 'R': return name.size() == Roster[3].size() ? is(3) : is(6);
-    case 'W': return is(4);
-    case 'B': return is(5);
-    default: return -1;
-  }
+  for (std::size_t i = 0; i < Roster.size(); ++i)
+    if (name == Roster[i]) return int(i);
+  return -1;
 }
 
 void append_tags(Text& out, const GameRecord& rec) {
