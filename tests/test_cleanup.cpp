@@ -76,59 +76,12 @@ TEST_CASE("cleanup: explore takes search's Elo and date options, with search's m
   CHECK(contains(color.err, "--color"));
 }
 
-namespace {
-
-// A game with the roster's tags and a note (Annotator, not in the roster, to count games
-// by). Each change is NAME (the tag left out) or NAME=VALUE (set, or added after them).
-std::string game(const std::string& note, const std::vector<std::string>& changes = {}) {
-  std::vector<std::pair<std::string, std::string>> tags = {{"Event", "Open"}, {"Site", "Paris"}, {"Date", "2001.02.03"},
-                                                           {"Round", "4"},    {"White", "Ann"},  {"Black", "Bo"},
-                                                           {"Result", "1-0"}};
-  for (const auto& c : changes) {
-    auto eq = c.find('=');
-    std::string name = c.substr(0, eq);
-    auto it = std::find_if(tags.begin(), tags.end(), [&](const auto& t) { return t.first == name; });
-    if (eq == std::string::npos)
-      tags.erase(it);
-    else if (it != tags.end())
-      it->second = c.substr(eq + 1);
-    else
-      tags.emplace_back(name, c.substr(eq + 1));
-  }
-  std::string out;
-  for (const auto& [name, value] : tags) out += "[" + name + " \"" + value + "\"]\n";
-  out += "[Annotator \"" + note + "\"]\n\n";
-  bool setup = contains(out, "[FEN ");
-  return out + (setup ? "1... e5 2. Nf3 1-0\n\n" : "1. e4 e5 2. Nf3 1-0\n\n");
-}
-
-// Games whose sameness turns on the roster's unknown defaults, empty tags, a missing
-// Result and the FEN as written: import decides; filter --dedup must agree.
-std::string tricky_games() {
-  const std::string fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq ";
-  return game("a") + game("a again") +                                    // the same game twice
-         game("site ?", {"Site=?"}) + game("no site", {"Site"}) +         // "?" is no tag
-         game("no white", {"White"}) + game("white empty", {"White="}) +  // "" is a value
-         game("no result tag", {"Result"}) +                              // the movetext's 1-0
-         game("result empty", {"Result="}) +                              // "" is a value
-         game("fen e3", {"SetUp=1", "FEN=" + fen + "e3 0 1"}) +           // the FEN as written
-         game("fen -", {"SetUp=1", "FEN=" + fen + "- 0 1"});
-}
-
-std::size_t games_in(const std::string& pgn) {
-  std::size_t n = 0;
-  for (std::size_t at = 0; (at = pgn.find("[Annotator ", at)) != std::string::npos; ++at) ++n;
-  return n;
-}
-
-}  // namespace
-
 TEST_CASE("cleanup: filter --dedup leaves out exactly the games import skips as duplicates", "[cleanup]") {
   fs::path dir = temp_dir("cleanup-dedup");
   fs::path pgn = dir / "games.pgn";
   {
     std::ofstream out(pgn, std::ios::binary);
-    out << tricky_games();
+    out << tricky_duplicates();
     // Real games, 20 of them twice, for the moves and names of real play.
     fs::path sample = write_sample_games(dir / "sample.pgn", 0, 60);
     fs::path again = write_sample_games(dir / "again.pgn", 40, 40);
@@ -136,7 +89,7 @@ TEST_CASE("cleanup: filter --dedup leaves out exactly the games import skips as 
     // Each real game carries a note too, to be counted.
     out << std::regex_replace(real, std::regex("\\[Result "), "[Annotator \"real\"]\n[Result ");
   }
-  std::size_t games = games_in(slurp(pgn.string()));
+  std::size_t games = noted_games(slurp(pgn.string()));
   REQUIRE(games == 10 + 100);
   fs::path db = dir / "games.db";
   Run imp = run_qipu("import --db " + quoted(db.string()) + " " + quoted(pgn.string()));
@@ -149,7 +102,7 @@ TEST_CASE("cleanup: filter --dedup leaves out exactly the games import skips as 
   CHECK(skipped == 3 + 20);
   Run kept = run_qipu("filter --dedup " + quoted(pgn.string()));
   REQUIRE(kept.code == 0);
-  CHECK(games_in(kept.out) == games - skipped);
+  CHECK(noted_games(kept.out) == games - skipped);
 }
 
 namespace {

@@ -16,6 +16,7 @@
 #include "cli/lang.hpp"
 #include "qipu/db/eco.hpp"
 #include "qipu/db/sqlite.hpp"
+#include "qipu/db/store.hpp"
 #include "qipu/game/criteria.hpp"
 #include "qipu/game/duplicate.hpp"
 
@@ -114,14 +115,17 @@ bool fix_result(game::GameRecord& rec) {
 
 // ---- duplicates ------------------------------------------------------------------
 
-// The key import gives the game (game/duplicate.hpp), the moves as their raw values.
+// The key import gives the game (game/duplicate.hpp), the moves as their raw values,
+// written into room made once (appended two bytes at a time, they cost more than the hash).
 std::uint64_t dedup_key(const game::GameRecord& rec) {
-  std::string moves;
+  std::string moves(2 * rec.mainline.size(), '\0');
+  char* end = moves.data();
   for (const auto& node : rec.mainline) {
     if (node.move.is_none()) break;
     std::uint16_t m = node.move.raw();
-    moves.append(reinterpret_cast<const char*>(&m), sizeof m);
+    end = std::copy_n(reinterpret_cast<const char*>(&m), sizeof m, end);
   }
+  moves.resize(std::size_t(end - moves.data()));
   return game::duplicate_key(game::identity_of(rec, moves));
 }
 
@@ -267,13 +271,13 @@ std::string render(const game::GameRecord& rec, const FilterOptions& o, const ga
 // tags were tested by ReplayOptions::wanted (rec.wanted), and are not tested again.
 
 void prepare(game::GameRecord& rec, Verdict& v, const FilterOptions& o, const game::Matcher& matcher,
-             const game::Classifier& classify, const game::WriterOptions& w) {
+             const db::EcoTable* eco, const game::WriterOptions& w) {
   if (!rec.wanted || !matcher.matches_after_tags(rec)) return;
   v.matched = true;
   if (o.dedup || !o.duplicates.empty()) v.key = dedup_key(rec);
   if (o.seven_tags) keep_seven_tags(rec);  // before the tags added below
-  if (classify && (o.add_eco || o.split_by == "eco"))
-    if (auto op = classify(game::position_keys(rec))) {
+  if (eco && (o.add_eco || o.split_by == "eco"))
+    if (const db::Opening* op = eco->classify(rec)) {
       v.eco = op->eco;
       if (o.add_eco) {
         // Games written in Chinese get the openings' Chinese names (cli/lang.hpp).
@@ -289,7 +293,7 @@ void prepare(game::GameRecord& rec, Verdict& v, const FilterOptions& o, const ga
   if (o.add_termination && rec.termination != Termination::None)
     set_tag(rec, "Termination", std::string(termination_name(rec.termination)));
   if (o.no_comments) rec.final_comments.clear();
-  strip_line(rec.mainline, o);
+  if (o.no_comments || o.no_nags || o.no_variations || o.no_clock) strip_line(rec.mainline, o);
   rec.output = render(rec, o, w);
 }
 
@@ -313,19 +317,19 @@ void run_filter(const FilterOptions& o) {
   if (!sink.open()) return;
   Output dups("filter");
   if (!o.duplicates.empty() && !dups.open(o.duplicates, o.input.files)) return;
-  std::unordered_set<std::uint64_t> seen;
+  db::HashSet64 seen;  // one array: a node per game cost a cache miss or two per look-up
   Tally t;
   bool first_fen = true;
   Progress progress(o.input.files);
   game::PipelineCallbacks<Verdict> cb;
-  cb.prepare = [&](game::GameRecord& rec, Verdict& v) { prepare(rec, v, o, matcher, classify, w); };
+  cb.prepare = [&](game::GameRecord& rec, Verdict& v) { prepare(rec, v, o, matcher, table ? &*table : nullptr, w); };
   cb.game = [&](const game::InputReport& in, game::GameRecord& rec, Verdict& v) {
     ++t.games;
     if (!v.matched) return;
     for (const auto& d : rec.diagnostics)
       if (o.fix_result && d.kind == Problem::result_contradicts_position)
         std::cerr << format_diagnostic(in.path, rec, d) << "\n";
-    if ((o.dedup || !o.duplicates.empty()) && !seen.insert(v.key).second) {
+    if ((o.dedup || !o.duplicates.empty()) && !seen.insert(v.key)) {
       ++t.duplicates;
       if (!o.duplicates.empty()) dups.stream() << rec.output;
       return;

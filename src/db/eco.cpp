@@ -14,11 +14,15 @@ EcoTable EcoTable::load(const std::string& path) {
   game::PipelineOptions o;
   o.jobs = 1;  // a few thousand short lines: threads would cost more than they save
   game::PipelineCallbacks cb;
+  std::vector<unsigned> named_home_pawns;
   cb.game = [&](const game::InputReport&, game::GameRecord& rec) {
     if (!rec.valid() || rec.tag("ECO").empty()) return;
+    named_home_pawns.push_back(home_pawns(rec.final_position));
     Opening op{std::string(rec.tag("ECO")), std::string(rec.tag("Opening")), std::string(rec.tag("Variation"))};
     // The first line to name a position keeps it: files list the main name first.
-    t.by_key_.try_emplace(rec.final_position.key(), std::move(op));
+    Key key = rec.final_position.key();
+    t.by_key_.try_emplace(key, std::move(op));
+    t.might_name_[bit_of(key) / 64] |= std::uint64_t{1} << (bit_of(key) % 64);
     t.max_ply_ = std::max(t.max_ply_, rec.mainline.size());
   };
   cb.input_done = [&](const game::InputReport& in) {
@@ -27,10 +31,32 @@ EcoTable EcoTable::load(const std::string& path) {
   game::run_pipeline(std::vector<std::string>{path}, o, cb);
   if (!error.empty()) throw DbError(error);
   if (t.by_key_.empty()) throw DbError("no ECO lines in " + path);
+  t.fill_reachable(named_home_pawns);
   return t;
 }
 
+unsigned EcoTable::home_pawns(const Position& now) {
+  return unsigned(now.pieces(White, Pawn) >> 8 & 0xff) | unsigned(now.pieces(Black, Pawn) >> 40 & 0xff00);
+}
+
+bool EcoTable::may_reach(const Position& now) const {
+  unsigned m = home_pawns(now);
+  return reachable_[m / 64] >> (m % 64) & 1;
+}
+
+void EcoTable::fill_reachable(const std::vector<unsigned>& named_home_pawns) {
+  // Each set of home pawns, then every superset of one (a bit at a time, over the 16 bits).
+  std::vector<bool> may(reachable_.size() * 64);
+  for (unsigned m : named_home_pawns) may[m] = true;
+  for (unsigned bit = 1; bit < may.size(); bit <<= 1)
+    for (unsigned m = 0; m < may.size(); ++m)
+      if (m & bit && may[m ^ bit]) may[m] = true;
+  for (unsigned m = 0; m < may.size(); ++m)
+    if (may[m]) reachable_[m / 64] |= std::uint64_t{1} << (m % 64);
+}
+
 const Opening* EcoTable::find(Key key) const {
+  if (!(might_name_[bit_of(key) / 64] >> (bit_of(key) % 64) & 1)) return nullptr;
   auto it = by_key_.find(key);
   return it == by_key_.end() ? nullptr : &it->second;
 }
@@ -40,6 +66,21 @@ const Opening* EcoTable::classify(const std::vector<Key>& keys) const {
   for (std::size_t i = n; i-- > 0;)
     if (const Opening* o = find(keys[i])) return o;
   return nullptr;
+}
+
+const Opening* EcoTable::classify(const game::GameRecord& rec) const {
+  Position pos = rec.start_position;
+  const Opening* latest = find(pos.key());
+  std::size_t ply = 0;
+  for (const game::MoveNode& node : rec.mainline) {
+    if (node.move.is_none() || ++ply > max_ply_) break;
+    pos.play(node.move);
+    if (const Opening* o = find(pos.key()))
+      latest = o;
+    else if (!may_reach(pos))
+      break;  // a pawn has left home that every named position still has there
+  }
+  return latest;
 }
 
 extern const char* const kEcoChineseNames;  // src/db/eco_zh.tsv, compiled in

@@ -163,12 +163,23 @@ std::string_view movetext_result(const GameRecord& rec) {
   return "*";
 }
 
+// The words moves are written with; English in the default style, as most games are
+// written, is looked up once, not once a game.
+SanWords words_of(const WriterOptions& o) {
+  const Notation& notation = o.notation ? *o.notation : english();
+  if (&notation == &english() && !o.style.spaced && o.style.castling == WriteStyle::Castling::Letters) {
+    static const SanWords plain = move_words(english(), WriteStyle{});
+    return plain;
+  }
+  return move_words(notation, o.style);
+}
+
 class Writer {
  public:
   // Without `board`, moves are written from their recorded shapes; with it (for games
   // whose moves lack them, decoded from the database) from the board, replaying.
   Writer(Text& out, const WriterOptions& o, const Position* board)
-      : words_(move_words(o.notation ? *o.notation : english(), o.style)), lines_(out, o.line_width) {
+      : words_(words_of(o)), ascii_(is_ascii(words_)), lines_(out, o.line_width) {
     if (board) board_ = *board;
   }
 
@@ -208,7 +219,12 @@ class Writer {
 
   // The move number that goes before a move, kept on one line with it.
   static char* number(char* p, Place at) {
-    p = std::to_chars(p, p + 11, at.fullmove).ptr;
+    if (at.fullmove > 0 && at.fullmove < 100) {  // nearly every game: no call for two digits
+      if (at.fullmove >= 10) *p++ = char('0' + at.fullmove / 10);
+      *p++ = char('0' + at.fullmove % 10);
+    } else {
+      p = std::to_chars(p, p + 11, at.fullmove).ptr;
+    }
     return at.side == White ? std::copy_n(". ", 2, p) : std::copy_n("... ", 4, p);
   }
 
@@ -237,17 +253,19 @@ class Writer {
 
   void write_move(const MoveNode& node, Place& at, bool replaying) {
     Text& out = lines_.unit();
-    // Zeroed room for the number, the move and the round-up to a word, for its width.
+    // Room for the number, the move and the round-up to a word, zeroed for its width
+    // unless every word is ASCII (then a byte is a character: reading back the bytes
+    // just written, a word at a time, stalled on the stores).
     constexpr std::size_t Room = 16 + MaxMoveBytes + 8;
     char* start = out.room(Room);
-    std::memset(start, 0, Room);
+    if (!ascii_) std::memset(start, 0, Room);
     char* end = at.side == White || need_number_ ? number(start, at) : start;
     need_number_ = false;
     if (replaying) {
       end = put_move(end, node.move, shape_of(node), words_);
       out.commit(end);
       std::size_t bytes = std::size_t(end - start);
-      lines_.set_width(bytes - continuations(start, (bytes + 7) / 8));
+      lines_.set_width(ascii_ ? bytes : bytes - continuations(start, (bytes + 7) / 8));
     } else {
       write_token(end, node);
     }
@@ -293,7 +311,17 @@ class Writer {
     }
   }
 
+  // Whether every word is ASCII, so that a move's width is its size.
+  static bool is_ascii(const SanWords& w) {
+    auto ascii = [](const SanWords::Word& word) {
+      return std::all_of(word.bytes, word.bytes + word.size, [](char c) { return (c & 0x80) == 0; });
+    };
+    return std::all_of(std::begin(w.pieces), std::end(w.pieces), ascii) && ascii(w.castle_short) &&
+           ascii(w.castle_long);
+  }
+
   const SanWords words_;
+  const bool ascii_;
   MovetextLines lines_;
   std::optional<Position> board_;  // the position, when moves lack shapes
   bool need_number_ = true;

@@ -3,6 +3,7 @@
 // by its move order, and the deepest named position wins.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,9 @@
 
 #include "qipu/core/types.hpp"
 
+namespace qipu {
+class Position;
+}
 namespace qipu::game {
 struct GameRecord;
 }
@@ -35,10 +39,28 @@ class EcoTable {
   // The opening of the latest of these positions (a game's keys from ply 0) that the
   // table names, or nullptr.
   [[nodiscard]] const Opening* classify(const std::vector<Key>& keys) const;
+  // The same for a replayed game's mainline, from its start: the answer classify gives
+  // for game::position_keys(rec), replaying no further than the longest named line.
+  [[nodiscard]] const Opening* classify(const game::GameRecord& rec) const;
   [[nodiscard]] std::size_t size() const { return by_key_.size(); }
 
  private:
+  // A key's bit in might_name_: most positions of a game are in no opening line, and one
+  // bit test tells nearly all of them without a hash look-up.
+  static std::size_t bit_of(Key key) { return std::size_t(key % (64 * MightWords)); }
+  static constexpr std::size_t MightWords = 1024;  // 65,536 bits for about 2,000 lines: 3 % false hits
+  // The pawns on their start squares, a bit each (White's second rank, Black's seventh):
+  // no pawn ever comes back to one, so no position with a pawn at home that `now` lacks
+  // can follow `now`.
+  static unsigned home_pawns(const Position& now);
+  // Whether some named position may still follow `now`, by its pawns at home.
+  [[nodiscard]] bool may_reach(const Position& now) const;
+  void fill_reachable(const std::vector<unsigned>& named_home_pawns);
+
   std::unordered_map<Key, Opening> by_key_;
+  std::vector<std::uint64_t> might_name_ = std::vector<std::uint64_t>(MightWords);  // bit_of of every key
+  // Bit m: some named position's home pawns are a subset of m (may_reach).
+  std::vector<std::uint64_t> reachable_ = std::vector<std::uint64_t>((1u << 16) / 64);
   std::size_t max_ply_ = 0;  // no named line is longer: later positions need no look-up
 };
 
