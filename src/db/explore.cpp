@@ -124,20 +124,6 @@ constexpr std::array<std::array<Bitboard, 7>, 2> StartSquares = {{
     {0, 0xffULL << 48, 0x42ULL << 56, 0x24ULL << 56, 0x81ULL << 56, 0x08ULL << 56, 0x10ULL << 56},
 }};
 
-// Stable LSD radix sort of a batch's occurrences by key, 16 bits a pass: they arrive in
-// game order, which each key's run keeps (a comparison sort cost 3 % of an import).
-void sort_by_key(std::vector<ExploreWriter::Occurrence>& v) {
-  std::vector<ExploreWriter::Occurrence> tmp(v.size());
-  std::vector<std::size_t> count(65537);
-  for (int shift = 0; shift < 64; shift += 16) {
-    std::fill(count.begin(), count.end(), 0);
-    for (const auto& o : v) ++count[((o.key >> shift) & 0xffff) + 1];
-    for (std::size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
-    for (const auto& o : v) tmp[count[(o.key >> shift) & 0xffff]++] = o;
-    v.swap(tmp);
-  }
-}
-
 char result_code(std::string_view result) {
   return result == "1-0" ? 'w' : result == "0-1" ? 'b' : result == "1/2-1/2" ? 'd' : '?';
 }
@@ -217,14 +203,13 @@ void ExploreWriter::add(std::int64_t game, const AggregatePositions& positions, 
 
 void ExploreWriter::flush(Connection& db) {
   if (occurrences_.empty()) return;
-  sort_by_key(occurrences_);
-  // A key's occurrences are in game order; their moves, a handful, are put in order too.
-  for (std::size_t i = 0, j; i < occurrences_.size(); i = j) {
-    for (j = i + 1; j < occurrences_.size() && occurrences_[j].key == occurrences_[i].key;) ++j;
-    if (j - i > 1)
-      std::stable_sort(occurrences_.begin() + std::ptrdiff_t(i), occurrences_.begin() + std::ptrdiff_t(j),
-                       [](const Occurrence& a, const Occurrence& b) { return a.move < b.move; });
-  }
+  // By position, then move: the rows in order, each row's games together (in game order,
+  // although what a row keeps does not depend on it).
+  runs::sort_by_key(
+      occurrences_, [](const Occurrence& o) { return std::uint64_t(o.key); },
+      [](const Occurrence& a, const Occurrence& b) {
+        return a.key != b.key ? a.key < b.key : a.move != b.move ? a.move < b.move : a.game < b.game;
+      });
   {
     runs::Writer<AggCodec> w(db, AggTables);
     for (std::size_t i = 0; i < occurrences_.size();) {
@@ -237,8 +222,7 @@ void ExploreWriter::flush(Connection& db) {
     }
     w.finish();
   }
-  occurrences_.clear();
-  occurrences_.shrink_to_fit();
+  occurrences_.clear();  // the memory is kept for the next batch
   games_.clear();
   runs::merge_by_size<AggCodec>(db, AggTables, AggregateRunBase);
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <string>
 #include <memory>
 
 #include "qipu/board/position.hpp"
@@ -16,33 +17,39 @@ using Entry = PositionIndexWriter::Entry;
 
 // Chunk layout, per entry: key delta from the previous entry (the chunk's first key
 // for the first); then the game id, as a delta from the previous entry's when the key
-// repeats, else whole; then the ply.
+// repeats, else whole; then the ply. `E` is an Entry, or a batch's packed entry whose game
+// is an offset from `base`.
+template <class E>
+const E* encode_entries(const E* begin, const E* end, std::string& out, std::int64_t base) {
+  out.resize(runs::ChunkBytes + 3 * MaxVarint);
+  char* p = out.data();
+  std::uint64_t prev_key = begin->key;
+  std::int64_t prev_game = -1;
+  const E* e = begin;
+  for (; e != end; ++e) {
+    std::uint64_t delta = e->key - prev_key;
+    std::int64_t game = base + std::int64_t(e->game);
+    char* q = put_varint(p, delta);
+    bool same_key = delta == 0 && prev_game >= 0;
+    q = put_varint(q, std::uint64_t(same_key ? game - prev_game : game));
+    q = put_varint(q, std::uint64_t(e->ply));
+    if (std::size_t(q - out.data()) > runs::ChunkBytes && e != begin) break;
+    p = q;
+    prev_key = e->key;
+    prev_game = game;
+  }
+  out.resize(std::size_t(p - out.data()));
+  return e;
+}
+
 struct IndexCodec {
   using Entry = PositionIndexWriter::Entry;
   static constexpr std::size_t ChunkEntries = 512;
   static std::int64_t sql_key(const Entry& e) { return std::int64_t(e.key); }
   static bool less(const Entry& a, const Entry& b) { return a < b; }
   static bool combine(Entry&, const Entry&) { return false; }
-
   static const Entry* encode(const Entry* begin, const Entry* end, std::string& out) {
-    out.resize(runs::ChunkBytes + 3 * MaxVarint);
-    char* p = out.data();
-    std::uint64_t prev_key = begin->key;
-    std::int64_t prev_game = -1;
-    const Entry* e = begin;
-    for (; e != end; ++e) {
-      std::uint64_t delta = e->key - prev_key;
-      char* q = put_varint(p, delta);
-      bool same_key = delta == 0 && prev_game >= 0;
-      q = put_varint(q, std::uint64_t(same_key ? e->game - prev_game : e->game));
-      q = put_varint(q, std::uint64_t(e->ply));
-      if (std::size_t(q - out.data()) > runs::ChunkBytes && e != begin) break;
-      p = q;
-      prev_key = e->key;
-      prev_game = e->game;
-    }
-    out.resize(std::size_t(p - out.data()));
-    return e;
+    return encode_entries(begin, end, out, 0);
   }
 
   template <class F>
@@ -61,32 +68,44 @@ struct IndexCodec {
   }
 };
 
-constexpr runs::Tables IndexTables{"segment", "posting"};
-
-// Stable LSD radix sort on the 48-bit key: entries arrive in game and ply order, so
-// the result is ordered by (key, game, ply) without comparing games.
-void sort_by_key(std::vector<Entry>& v) {
-  std::vector<Entry> tmp(v.size());
-  for (int shift = 0; shift < 48; shift += 12) {
-    std::vector<std::size_t> count(4097, 0);
-    for (const auto& e : v) ++count[((e.key >> shift) & 4095) + 1];
-    for (std::size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
-    for (const auto& e : v) tmp[count[(e.key >> shift) & 4095]++] = e;
-    v.swap(tmp);
+// A batch's entries as the writer collects them, written as IndexCodec writes Entries.
+struct BatchCodec {
+  using Entry = PositionIndexWriter::Packed;
+  static constexpr std::size_t ChunkEntries = IndexCodec::ChunkEntries;
+  std::int64_t base;  // the batch's first game
+  [[nodiscard]] std::int64_t sql_key(const Entry& e) const { return std::int64_t(e.key); }
+  const Entry* encode(const Entry* begin, const Entry* end, std::string& out) const {
+    return encode_entries(begin, end, out, base);
   }
-}
+};
+
+constexpr runs::Tables IndexTables{"segment", "posting"};
 
 }  // namespace
 
-void PositionIndexWriter::write_segment(Connection& db, const std::vector<Entry>& sorted) {
-  runs::write<IndexCodec>(db, IndexTables, sorted);
+void PositionIndexWriter::add_game(const std::vector<Key>& keys, std::int64_t game) {
+  if (entries_.empty()) base_ = game;
+  // Offsets from the batch's first game: one importer's ids follow each other.
+  if (game < base_ || game - base_ > std::int64_t(UINT32_MAX))
+    throw DbError("game id " + std::to_string(game) + " is out of the position index batch's range (from " +
+                  std::to_string(base_) + ")");
+  auto offset = std::uint32_t(game - base_);
+  for (std::size_t ply = 0; ply < keys.size(); ++ply)
+    entries_.push_back({index_key(keys[ply]), offset, std::uint32_t(ply)});
 }
 
 void PositionIndexWriter::flush(Connection& db) {
-  sort_by_key(entries_);
-  write_segment(db, entries_);
-  entries_.clear();
-  entries_.shrink_to_fit();
+  if (entries_.empty()) return;
+  // Games were added in id order and plies in order: sorted by key, then game, then ply.
+  runs::sort_by_key(
+      entries_, [](const Packed& e) { return e.key << 16; },
+      [](const Packed& a, const Packed& b) {
+        return a.key != b.key ? a.key < b.key : a.game != b.game ? a.game < b.game : a.ply < b.ply;
+      });
+  runs::Writer<BatchCodec> w(db, IndexTables, BatchCodec{base_});
+  w.add(entries_.data(), entries_.data() + entries_.size());
+  w.finish();
+  entries_.clear();  // the memory is kept for the next batch, of about the same size
 }
 
 int run_level(std::uint64_t size, std::uint64_t base) {

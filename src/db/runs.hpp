@@ -2,7 +2,8 @@
 // the position index (tables segment and posting) and the explorer's aggregate
 // (explore_segment and explore_posting). A run is one row of the first table (id, entries);
 // its chunks are rows of the second (segment, first_key, last_key, data), found by
-// (segment, last_key). A Codec says what an entry is:
+// (segment, last_key). A Codec says what an entry is (a Writer calls sql_key and encode on
+// a codec object, so that those two may be members rather than static):
 //
 //   using Entry = ...;
 //   static constexpr std::size_t ChunkEntries;        // at most, in one chunk
@@ -16,6 +17,8 @@
 //   static bool combine(Entry& into, const Entry& e); // merge e into `into` if they are one entry
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,25 +40,34 @@ struct Tables {
   const char* posting;  // id, segment, first_key, last_key, data
 };
 
-// Writes entries in sorted order as chunks of one new run, as they come.
+// Writes entries in sorted order as chunks of one new run, as they come. The codec is an
+// object so that one may carry state (the position index's batch encodes game ids as
+// offsets from the batch's first); codecs of static functions are called the same way.
 template <class Codec>
 class Writer {
  public:
   using Entry = typename Codec::Entry;
-  Writer(Connection& db, Tables t)
+  Writer(Connection& db, Tables t, Codec codec = {})
       : db_(db),
         t_(t),
+        codec_(codec),
         ins_(db.prepare(std::string("INSERT INTO ") + t.posting +
                         "(segment, first_key, last_key, data) VALUES (?, ?, ?, ?)")) {
     db.prepare(std::string("INSERT INTO ") + t.segment + "(entries) VALUES (0)").run();
     id_ = db.last_insert_id();
   }
   void add(const Entry& e) {
-    chunk_.push_back(e);
-    if (chunk_.size() == Codec::ChunkEntries) flush();
+    buffer_.push_back(e);
+    if (buffer_.size() >= BufferedChunks * Codec::ChunkEntries) write_buffer(false);
+  }
+  // Sorted entries that follow those added before: written from the caller's array, not copied.
+  void add(const Entry* begin, const Entry* end) {
+    if (buffer_.empty()) begin = write_chunks(begin, end, false);
+    buffer_.insert(buffer_.end(), begin, end);
+    if (buffer_.size() >= BufferedChunks * Codec::ChunkEntries) write_buffer(false);
   }
   void finish() {
-    while (!chunk_.empty()) flush();
+    write_buffer(true);
     db_.prepare(std::string("UPDATE ") + t_.segment + " SET entries = ? WHERE id = ?")
         .bind(1, std::int64_t(count_))
         .bind(2, id_)
@@ -63,23 +75,79 @@ class Writer {
   }
 
  private:
-  // Writes the chunk's first entries that fit in ChunkBytes as one row; the rest wait.
-  void flush() {
-    const Entry* stop = Codec::encode(chunk_.data(), chunk_.data() + chunk_.size(), data_);
-    auto n = std::size_t(stop - chunk_.data());
-    ins_.bind(1, id_).bind(2, Codec::sql_key(chunk_.front())).bind(3, Codec::sql_key(stop[-1]));
-    ins_.bind_blob(4, data_.data(), data_.size()).run();
-    count_ += n;
-    chunk_.erase(chunk_.begin(), chunk_.begin() + std::ptrdiff_t(n));
+  // Entries are kept until a few chunks' worth can be written, so that moving the rest to
+  // the front of the buffer is rare (moving it after every chunk copied most entries
+  // about twice: a fifth of the main thread's copying in an import).
+  static constexpr std::size_t BufferedChunks = 8;
+
+  // Writes chunks from [begin, end), each the first entries of the next ChunkEntries that
+  // fit in ChunkBytes, while ChunkEntries are left (or, with `last`, to the end); returns
+  // the first entry not written.
+  const Entry* write_chunks(const Entry* begin, const Entry* end, bool last) {
+    while (begin != end && (last || std::size_t(end - begin) >= Codec::ChunkEntries)) {
+      const Entry* window = begin + std::min<std::size_t>(std::size_t(end - begin), Codec::ChunkEntries);
+      const Entry* stop = codec_.encode(begin, window, data_);
+      ins_.bind(1, id_).bind(2, codec_.sql_key(*begin)).bind(3, codec_.sql_key(stop[-1]));
+      ins_.bind_blob(4, data_.data(), data_.size()).run();
+      count_ += std::size_t(stop - begin);
+      begin = stop;
+    }
+    return begin;
   }
+  void write_buffer(bool last) {
+    const Entry* rest = write_chunks(buffer_.data(), buffer_.data() + buffer_.size(), last);
+    buffer_.erase(buffer_.begin(), buffer_.begin() + (rest - buffer_.data()));
+  }
+
   Connection& db_;
   Tables t_;
+  Codec codec_;
   Statement ins_;
   std::int64_t id_;
   std::uint64_t count_ = 0;
-  std::vector<Entry> chunk_;
+  std::vector<Entry> buffer_;
   std::string data_;
 };
+
+namespace detail {
+
+// Moves [from, to) into `out` by the byte of key(e) at `shift`, keeping their order;
+// `bounds` gets where each of the 256 buckets starts in `out`, and its end.
+template <class T, class KeyOf>
+void spread(const T* from, const T* to, T* out, int shift, KeyOf& key, std::array<std::size_t, 257>& bounds) {
+  bounds.fill(0);
+  for (const T* e = from; e != to; ++e) ++bounds[((key(*e) >> shift) & 255) + 1];
+  for (std::size_t b = 1; b < bounds.size(); ++b) bounds[b] += bounds[b - 1];
+  std::array<std::size_t, 256> next;
+  std::copy(bounds.begin(), bounds.end() - 1, next.begin());
+  for (const T* e = from; e != to; ++e) out[next[(key(*e) >> shift) & 255]++] = *e;
+}
+
+}  // namespace detail
+
+// Sorts a batch's entries by `less`, a strict total order whose first criterion is
+// `key(e)`, 64 bits spread evenly as Zobrist keys are. Two radix passes on the key's top
+// two bytes, the second within buckets small enough for the cache, leave buckets of a few
+// dozen entries (but for a popular position's), each then sorted by `less`. The LSD radix
+// sorts this replaced passed four times over the whole batch (most of the main thread's
+// cache misses in an import); an in-place pass was slower still, each move waiting for
+// the miss of the one before.
+template <class T, class KeyOf, class Less>
+void sort_by_key(std::vector<T>& v, KeyOf key, Less less) {
+  if (v.size() < 512) {
+    std::sort(v.begin(), v.end(), less);
+    return;
+  }
+  std::vector<T> scratch(v.size());
+  std::array<std::size_t, 257> top, sub;
+  detail::spread(v.data(), v.data() + v.size(), scratch.data(), 56, key, top);
+  for (std::size_t b = 0; b < 256; ++b) {
+    T* out = v.data() + top[b];
+    detail::spread(scratch.data() + top[b], scratch.data() + top[b + 1], out, 48, key, sub);
+    for (std::size_t c = 0; c < 256; ++c)
+      if (sub[c + 1] - sub[c] > 1) std::sort(out + sub[c], out + sub[c + 1], less);
+  }
+}
 
 // Reads one run's entries in order, a chunk at a time.
 template <class Codec>
@@ -124,15 +192,6 @@ inline Runs list(Connection& db, Tables t) {
     r.sizes.push_back(std::uint64_t(st.int64(1)));
   }
   return r;
-}
-
-// Writes sorted entries as one new run.
-template <class Codec>
-void write(Connection& db, Tables t, const std::vector<typename Codec::Entry>& sorted) {
-  if (sorted.empty()) return;
-  Writer<Codec> w(db, t);
-  for (const auto& e : sorted) w.add(e);
-  w.finish();
 }
 
 // A k-way merge of the newest n runs (oldest first) into one new run, a chunk of each in

@@ -626,7 +626,7 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
     s.add_tag.bind(1, id).bind(2, seq).bind_static(3, rec.tags[i].first).bind_static(4, rec.tags[i].second).run();
   explore_.add(id, enc.explore, {r.result.value_or(std::string_view()), {other.elo[0], other.elo[1]}, r.date_sort});
   if (opt_.position_index)
-    for (std::size_t ply = 0; ply < enc.keys.size(); ++ply) index_.add(enc.keys[ply], id, int(ply));
+    index_.add_game(enc.keys, id);
   else
     unindexed_ = {unindexed_.first ? unindexed_.first : id, id};  // one import's ids follow each other
   ++stats_.imported;

@@ -23,7 +23,8 @@ constexpr std::uint64_t index_key(Key k) { return k >> 16; }
 // Collects the entries of one transaction and writes them as one segment.
 class PositionIndexWriter {
  public:
-  void add(Key key, std::int64_t game, int ply) { entries_.push_back({index_key(key), game, ply}); }
+  // Every mainline position of a game (keys[ply]); games in increasing id order.
+  void add_game(const std::vector<Key>& keys, std::int64_t game);
   // Writes the collected entries as a new segment (inside the caller's transaction).
   void flush(Connection& db);
   [[nodiscard]] std::size_t pending() const { return entries_.size(); }
@@ -36,11 +37,15 @@ class PositionIndexWriter {
       return key != o.key ? key < o.key : game != o.game ? game < o.game : ply < o.ply;
     }
   };
-  // Writes sorted entries as one segment; used by flush and by compaction.
-  static void write_segment(Connection& db, const std::vector<Entry>& sorted);
+  // An entry as the writer keeps it: 16 bytes, the game an offset from the batch's first.
+  struct Packed {
+    std::uint64_t key;
+    std::uint32_t game, ply;
+  };
 
  private:
-  std::vector<Entry> entries_;
+  std::vector<Packed> entries_;
+  std::int64_t base_ = 0;
 };
 
 // Segments are merged as they come, by size, in the manner of a log-structured merge
