@@ -19,7 +19,7 @@ struct CheckOptions {
   std::string lang;  // of the summary line
 };
 
-struct Tally {
+struct CheckTally {
   std::uint64_t games = 0, valid = 0, invalid = 0, warnings = 0;
   bool io_failed = false;
 };
@@ -65,7 +65,7 @@ std::string json_game(const std::string& file, const game::GameRecord& rec) {
 }
 
 void run_check(const CheckOptions& o) {
-  Tally t;
+  CheckTally t;
   Output report("check"), rejects("check");
   if (!report.open("", o.input.files)) return;
   if (!o.rejects.empty() && !rejects.open(o.rejects, o.input.files)) return;

@@ -178,7 +178,7 @@ namespace qipu::cli {
 
 namespace {
 
-std::optional<FileId> regular_file_id(int stat_result, const struct stat& st) {
+std::optional<FileId> stat_file_id(int stat_result, const struct stat& st) {
   if (stat_result != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
   return FileId{std::uint64_t(st.st_dev), std::uint64_t(st.st_ino)};
 }
@@ -224,7 +224,7 @@ int watch_temp_file(const std::string& path) {
 
 std::optional<FileId> regular_file_id(const std::string& path) {
   struct stat st {};
-  return regular_file_id(path == "-" ? fstat(STDIN_FILENO, &st) : stat(path.c_str(), &st), st);
+  return stat_file_id(path == "-" ? fstat(STDIN_FILENO, &st) : stat(path.c_str(), &st), st);
 }
 
 std::string shown(std::string_view s) {
@@ -320,7 +320,7 @@ bool Output::open(const std::string& path, const std::vector<std::string>& input
   bool to_stdout = path.empty() || path == "-";
   name_ = to_stdout ? "standard output" : path;
   struct stat st {};
-  auto target = regular_file_id(to_stdout ? fstat(STDOUT_FILENO, &st) : stat(path.c_str(), &st), st);
+  auto target = stat_file_id(to_stdout ? fstat(STDOUT_FILENO, &st) : stat(path.c_str(), &st), st);
   if (auto why = refusal(target, inputs, database); !why.empty()) {
     fail("refusing to write " + name_ + ": " + why);
     return false;

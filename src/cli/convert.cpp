@@ -71,7 +71,7 @@ void run_convert(const ConvertOptions& o) {
   output.finish();
 }
 
-std::vector<std::string> target_names() {
+std::vector<std::string> convert_targets() {
   std::vector<std::string> names{"json", "fen", "uci"};
   for (const auto& n : notations()) names.emplace_back(n.code);
   return names;
@@ -93,7 +93,7 @@ void setup_convert(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "convert", "Write games in another notation (English, Chinese, figurines, …) or as JSON, FENs or UCI");
   add_input_options(*cmd, o->input, false);
-  cmd->add_option("--to", o->to, target_help())->required()->check(CLI::IsMember(target_names()));
+  cmd->add_option("--to", o->to, target_help())->required()->check(CLI::IsMember(convert_targets()));
   add_style_options(*cmd, o->style);
   cmd->add_option("--moves", o->moves, "Convert this move list instead of files, e.g. \"1.e4 e5 2.马f3\"");
   cmd->add_option("-o,--output", o->output, "Write to this file instead of standard output");

@@ -11,7 +11,7 @@ namespace {
 // Every word and phrase of the tables and summaries, English first; {} is a hole that
 // say() fills. Traditional is the simplified text through OpenCC's s2t (tests/test_lang.cpp
 // checks it). Adding a word is adding a line here.
-constexpr Words Table[] = {
+constexpr Words WordTable[] = {
     // Results, as result_word() gives them.
     {"1-0", "白胜", "白勝"},
     {"0-1", "黑胜", "黑勝"},
@@ -131,7 +131,7 @@ std::optional<Lang> lang_of_locale(std::string_view locale) {
 
 }  // namespace
 
-std::span<const Words> all_words() { return Table; }
+std::span<const Words> all_words() { return WordTable; }
 
 std::optional<Lang> lang_from_code(std::string_view code) {
   if (code == "en") return Lang::En;
@@ -158,7 +158,7 @@ std::string_view notation_code(Lang lang) { return lang == Lang::Zh ? "zh" : lan
 
 std::string_view word(Lang lang, std::string_view english) {
   if (lang == Lang::En) return english;
-  for (const auto& w : Table)
+  for (const auto& w : WordTable)
     if (w.en == english) return lang == Lang::Zh ? w.zh : w.zh_hant;
   return english;
 }

@@ -36,7 +36,7 @@ std::string percent(double part, double whole) {
 
 // A player's results in some group of games. Performance counts the games against rated
 // opponents only: their average plus FIDE's dp of the score in those games.
-struct Tally {
+struct PlayerTally {
   int games = 0, rated = 0;
   double score = 0, rated_score = 0, opponents = 0;
   void add(double points, std::optional<int> opponent_elo) {
@@ -61,7 +61,7 @@ Table tally_table(Lang lang, std::size_t label_width) {
                 {w("performance"), 0, 12, true}});
 }
 
-std::vector<std::string> tally_row(const std::string& label, const Tally& t) {
+std::vector<std::string> tally_row(const std::string& label, const PlayerTally& t) {
   auto perf = db::performance_rating(t.opponents, t.rated_score, t.rated);
   return {label,
           std::to_string(t.games),
@@ -72,7 +72,7 @@ std::vector<std::string> tally_row(const std::string& label, const Tally& t) {
 }
 
 void print_tallies(std::ostream& out, Lang lang, bool tsv, std::size_t label_width, std::string_view title,
-                   const std::map<std::string, Tally>& m) {
+                   const std::map<std::string, PlayerTally>& m) {
   out << "\n" << word(lang, title) << "\n";
   Table table = tally_table(lang, label_width);
   for (const auto& [label, t] : m) table.add(tally_row(label, t));
@@ -117,8 +117,8 @@ void print_player_stats(std::ostream& out, Lang lang, bool tsv, db::Connection& 
   if (!id) return set_exit_code(2);
   std::map<std::int64_t, bool> mine;
   for (const auto& s : id->spellings) mine[s.player] = true;
-  Tally total;
-  std::map<std::string, Tally> by_year, by_colour, by_eco;
+  PlayerTally total;
+  std::map<std::string, PlayerTally> by_year, by_colour, by_eco;
   int unfinished = 0;
   for (const auto& g : db::load_player_games(c, games_of(*id))) {
     auto wp = db::white_points(g.result);
