@@ -14,7 +14,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 rm -rf "$profile"
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DQIPU_PGO=generate -DQIPU_PGO_DIR="$profile"
+# Ninja when installed (README command 1 installs ninja-build): it compiles the program's one
+# big unit while the library is still building, where make would wait for the library.
+generator=()
+if [ ! -f "$build/CMakeCache.txt" ] && command -v ninja > /dev/null; then generator=(-GNinja); fi
+cmake -S "$here" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DQIPU_PGO=generate -DQIPU_PGO_DIR="$profile"
 cmake --build "$build" -j2 --target qipu
 inputs=("$here"/data/*.pgn)
 corpora=${QIPU_CORPORA:-$here/../shared/corpora}
