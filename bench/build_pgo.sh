@@ -3,8 +3,10 @@
 # an instrumented qipu checks, converts and imports training games, then the same build
 # directory is compiled again with the counts it recorded. The training games are
 # data/*.pgn (the world championship matches in English and Chinese notation, and the
-# classics) and, where the corpora are found ($QIPU_CORPORA, else ../shared/corpora beside
-# the source tree), the lichess and TWIC files: never the pgnmentor benchmark's games.
+# classics), the same matches converted by the instrumented qipu to German, traditional
+# Chinese, figurines and compact Chinese, and, where the corpora are found
+# ($QIPU_CORPORA, else ../shared/corpora beside the source tree), the lichess and TWIC
+# files: never the pgnmentor benchmark's games.
 # Usage: bench/build_pgo.sh [build-dir]   (default: build-pgo)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,9 +25,20 @@ cmake --build "$build" -j2 --target qipu
 inputs=("$here"/data/*.pgn)
 corpora=${QIPU_CORPORA:-$here/../shared/corpora}
 for f in "$corpora"/real/lichess-twic/*.pgn; do [ -e "$f" ] && inputs+=("$f"); done
-echo "training on ${#inputs[@]} files"
+# Each notation's own paths (issue 16: every form read within 1.3x of English): the
+# world championship games written by this qipu in the forms Chinese readers meet that
+# data/ has not (German letters, traditional characters, figurines, compact Chinese), so
+# that their code is laid out hot, not cold.
+forms=()
+for to in de zh-Hant fan "zh --style compact"; do
+  out=$work/wc-${to// /}.pgn
+  # shellcheck disable=SC2086 # $to holds the style's option
+  "$build"/qipu convert --to $to "$here"/data/world-championships.pgn -o "$out" 2>/dev/null || true
+  [ -s "$out" ] && forms+=("$out")
+done
+echo "training on ${#inputs[@]} files and ${#forms[@]} converted"
 # Exit codes are not looked at: training games may hold errors, which is the point.
-"$build"/qipu check --jobs 2 "${inputs[@]}" >/dev/null || true
+"$build"/qipu check --jobs 2 "${inputs[@]}" "${forms[@]}" >/dev/null || true
 "$build"/qipu convert --to zh "${inputs[@]}" -o "$work/out.txt" 2>/dev/null || true
 "$build"/qipu import --db "$work/train.db" "${inputs[@]}" >/dev/null 2>&1 || true
 cmake -S "$here" -B "$build" -DQIPU_PGO=use

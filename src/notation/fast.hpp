@@ -89,7 +89,8 @@ inline std::size_t read_window(const char* p, San& san) {
   PieceType piece = Pawn;
   const char* q = p;
   // A branch, not q = p + (piece != Pawn): the next token's start would wait on the table.
-  if (*q >= 'B' && *q <= 'R') {
+  // Any capital: O-O and German's Sf3 or Txe1 are no plain SAN, told without a scan.
+  if (*q >= 'A' && *q <= 'Z') {
     piece = kLead.piece[std::uint8_t(*q++)];
     if (piece == Pawn) return 0;  // not N B R Q K
     san.piece = piece;

@@ -124,26 +124,35 @@ constexpr Index kIndex = [] {
   }
   return x;
 }();
-// The one-character (three-byte) piece words, packed as b0 << 16 | b1 << 8 | b2, with
-// their letters: the words the usual Chinese and figurine moves start with.
-struct PieceChar {
-  std::uint32_t packed = 0;
-  char letter = 0;
-};
 constexpr std::uint32_t packed3(const char* p) {
   return std::uint32_t(static_cast<unsigned char>(p[0])) << 16 | std::uint32_t(static_cast<unsigned char>(p[1])) << 8 |
          static_cast<unsigned char>(p[2]);
 }
-constexpr auto kPieceChars = [] {
+
+}  // namespace
+
+extern constexpr PieceSlots kPieceSlots = [] {
   std::array<PieceChar, 24> chars{};
   std::size_t k = 0;
   for (const Word& w : kWords)
     if (w.piece && w.word.size() == 3 && w.ascii.size() == 1) {
-      if (k == chars.size()) throw "more one-character piece words than kPieceChars holds";
+      if (k == chars.size()) throw "more one-character piece words than kPieceSlots was made for";
       chars[k++] = {packed3(w.word.data()), w.ascii[0]};
     }
-  return chars;
+  for (PieceSlots s; s.mul < 4096; ++s.mul) {
+    s.slot = {};
+    bool clash = false;
+    for (std::size_t i = 0; i < k && !clash; ++i) {
+      PieceChar& c = s.slot[s.at(chars[i].packed)];
+      clash = c.letter != 0;
+      c = chars[i];
+    }
+    if (!clash) return s;
+  }
+  throw "no multiplier puts the piece words in slots of their own";  // not a constant: no build
 }();
+
+namespace {
 
 static_assert(kWordCount < 4096, "the index packs a word's position in 12 bits");
 
@@ -219,14 +228,6 @@ Unit full_width_at(const char* p, const char* end) {
   unsigned code = 0xF000u | ((b1 & 0x3Fu) << 6) | (b2 & 0x3Fu);
   if ((b1 & 0xC0) != 0x80 || (b2 & 0xC0) != 0x80 || code < 0xFF01 || code > 0xFF5E) return {};
   return {std::string_view(&kAscii[code - 0xFF01 + 0x21], 1), 3, false};
-}
-
-char piece_char_at(const char* p, const char* end) {
-  if (end - p < 3) return 0;
-  std::uint32_t key = packed3(p);
-  for (const PieceChar& c : kPieceChars)
-    if (c.packed == key) return c.letter;
-  return 0;
 }
 
 Unit unit_at(const char* p, const char* end) {

@@ -3,6 +3,7 @@
 // write 后 吃f7, 马 ：e5, ｅ４＋, a8升后, 王车短易位; folded they are Qxf7, Nxe5, e4+, a8=Q, O-O.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -21,11 +22,32 @@ struct Unit {
 // Only for p[0] >= 0x80.
 Unit unit_at(const char* p, const char* end);
 
-// The piece a one-character piece word at p names (马 象 车 后 王, 馬 車, ♘ …), as its
-// SAN letter; 0 if none. The reader's fast path for "马 f3": a longer word that starts
-// with the same character (王后, 后翼易位) is not told apart here, its caller checks
-// what follows.
-char piece_char_at(const char* p, const char* end);
+// The one-character (three-byte) piece words (马 象 车 后 王, 馬 車, ♘ …) with their SAN
+// letters, packed as b0 << 16 | b1 << 8 | b2 and hashed into 64 slots by their last two
+// bytes, (b1 * mul + b2) % 64, with a multiplier that leaves no two in one slot: a
+// character is looked up with one load and one compare, where a loop over the words
+// took a branch it mispredicted (its exit depends on which piece moves).
+struct PieceChar {
+  std::uint32_t packed = 0;
+  char letter = 0;
+};
+struct PieceSlots {
+  std::uint32_t mul = 0;
+  std::array<PieceChar, 64> slot{};
+  constexpr std::size_t at(std::uint32_t packed) const { return ((packed >> 8 & 0xFF) * mul + (packed & 0xFF)) & 63; }
+};
+extern const PieceSlots kPieceSlots;
+
+// The piece a one-character piece word at p names, as its SAN letter; 0 if none. The
+// reader's fast path for "马 f3": a longer word that starts with the same character
+// (王后, 后翼易位) is not told apart here, its caller checks what follows.
+inline char piece_char_at(const char* p, const char* end) {
+  if (end - p < 3) return 0;
+  auto key = std::uint32_t(static_cast<unsigned char>(p[0])) << 16 |
+             std::uint32_t(static_cast<unsigned char>(p[1])) << 8 | static_cast<unsigned char>(p[2]);
+  const PieceChar& c = kPieceSlots.slot[kPieceSlots.at(key)];
+  return c.packed == key ? c.letter : 0;
+}
 
 // The full-width form of an ASCII character at p (U+FF01..U+FF5E) as that character;
 // bytes 0 if none.

@@ -23,6 +23,7 @@ using Lanes = __m128i;  // per byte: all ones where a test holds (the high bit i
 inline Lanes load(const char* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 inline Lanes eq(Lanes v, char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); }
 inline Lanes either(Lanes a, Lanes b) { return _mm_or_si128(a, b); }
+inline Lanes both(Lanes a, Lanes b) { return _mm_and_si128(a, b); }
 inline Lanes with_bits(Lanes v, char c) { return _mm_or_si128(v, _mm_set1_epi8(c)); }  // c's bits set in every byte
 inline Lanes but_not(Lanes a, Lanes b) { return _mm_andnot_si128(b, a); }
 inline Lanes none() { return _mm_setzero_si128(); }
@@ -57,6 +58,7 @@ inline Lanes load(const char* p) {
 inline Lanes zero_bytes(std::uint64_t w) { return ~(((w & kLow7) + kLow7) | w | kLow7); }
 inline Lanes eq(Lanes v, char c) { return zero_bytes(v ^ (0x0101010101010101ull * static_cast<unsigned char>(c))); }
 inline Lanes either(Lanes a, Lanes b) { return a | b; }
+inline Lanes both(Lanes a, Lanes b) { return a & b; }
 inline Lanes with_bits(Lanes v, char c) { return v | (0x0101010101010101ull * static_cast<unsigned char>(c)); }
 inline Lanes but_not(Lanes a, Lanes b) { return a & ~b; }
 inline Lanes none() { return 0; }

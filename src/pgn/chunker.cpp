@@ -115,6 +115,29 @@ std::size_t skip_plain(const char* b, std::size_t i, std::size_t n) {
   return find_first<true, '{', ';', '[', '(', ')', '-', '/', '*', '%'>(b, i, n);
 }
 
+// skip_plain for movetext that holds wide characters (Chinese moves, figurines): does not
+// stop at each of them, only at the first two bytes of a result's character (½ 和 白 黑,
+// which share their first bytes with 后 王 马), so a Chinese game's movetext is passed a
+// block at a time as English's is. The first byte of a character at b[i], never a
+// continuation byte, since each result character's first byte is a lead byte.
+std::size_t skip_wide(const char* b, std::size_t i, std::size_t n) {
+  using namespace detail;
+  for (; i + kBlock < n; i += kBlock) {  // the block and the byte after it
+    Lanes v = load(b + i), next = load(b + i + 1);
+    Lanes folded = any_of<false, '{', ';'>(with_bits(v, 0x20));
+    folded = either(folded, either(eq(with_bits(v, 0x01), ')'), eq(with_bits(v, 0x02), '/')));
+    folded = either(folded, any_of<false, '*', '%'>(v));
+    Lanes wide = either(either(both(eq(v, '\xC2'), eq(next, '\xBD')), both(eq(v, '\xE5'), eq(next, '\x92'))),
+                        either(both(eq(v, '\xE7'), eq(next, '\x99')), both(eq(v, '\xE9'), eq(next, '\xBB'))));
+    if (unsigned m = bits(either(folded, wide))) return i + static_cast<std::size_t>(std::countr_zero(m));
+  }
+  for (; i < n; ++i) {
+    unsigned char c = kMovetext.c[static_cast<unsigned char>(b[i])];
+    if (c != kSkip && c != kWide && (c != kResultChar || b[i] >= 0 || result_char(b + i, n - i))) return i;
+  }
+  return n;
+}
+
 // Lanes of the block at q that start a line break: a CR, or an LF not after a CR.
 constexpr auto line_breaks = [](const char* q) {
   detail::Lanes v = detail::load(q);
@@ -409,7 +432,7 @@ GameChunker::Impl::Run GameChunker::Impl::movetext_run(std::size_t& i) {
   while (i < n) {
     switch (kMovetext.c[static_cast<unsigned char>(b[i])]) {
       case kSkip: i = skip_plain(b, i + 1, n); continue;
-      case kWide: i = skip_plain(b, after_character(b, i, n), n); continue;
+      case kWide: i = skip_wide(b, after_character(b, i, n), n); continue;
       case kPercent:  // a % line
         if (after_break(i)) {
           line_start = true;
@@ -420,7 +443,7 @@ GameChunker::Impl::Run GameChunker::Impl::movetext_run(std::size_t& i) {
       case kSlow: return Run::Slow;
       default: {
         if (static_cast<unsigned char>(b[i]) >= 0x80 && !result_char(b + i, n - i)) {  // 马 后 王: no result
-          i = skip_plain(b, after_character(b, i, n), n);
+          i = skip_wide(b, after_character(b, i, n), n);
           continue;
         }
         std::size_t s = i;

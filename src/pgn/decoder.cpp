@@ -8,6 +8,7 @@
 #include "byte_scan.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -73,18 +74,43 @@ int utf8_seq(const char* s, std::size_t n) {
   return len;
 }
 
-// Length of the longest valid UTF-8 prefix; ASCII is skipped a block at a time.
+// The next byte >= 0x80 from i on, or n: the next block first, where Chinese movetext has
+// its next character a few bytes on, then skip_ascii's wider steps for English text.
+std::size_t next_wide(const char* s, std::size_t i, std::size_t n) {
+  if (n - i < kBlock) return skip_ascii(s, i, n);
+  unsigned m = bits(high(load(s + i)));
+  return m ? i + static_cast<std::size_t>(std::countr_zero(m)) : skip_ascii(s, i + kBlock, n);
+}
+
+// Whether the three bytes at s are a character of the usual three-byte range, E1..EC or
+// EE..EF and two continuation bytes (every CJK character, the figurines, full-width
+// forms): tested at once, without utf8_seq's chain of ranges. E0 and ED, whose second
+// bytes have narrower ranges, are left to utf8_seq.
+inline bool usual_three_bytes(const char* s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s);
+  unsigned off = ((p[0] & 0xF0u) ^ 0xE0u) | ((p[1] & 0xC0u) ^ 0x80u) | ((p[2] & 0xC0u) ^ 0x80u);
+  return off == 0 && (0xDFFEu >> (p[0] & 15u) & 1u);  // bits 1..12, 14, 15: not E0, not ED
+}
+
+}  // namespace
+
 std::size_t utf8_valid_prefix(const char* s, std::size_t n) {
   std::size_t i = 0;
   while (i < n) {
-    i = skip_ascii(s, i, n);
+    i = next_wide(s, i, n);
     if (i == n) break;
+    if (n - i >= 3 && usual_three_bytes(s + i)) {
+      i += 3;
+      continue;
+    }
     int len = utf8_seq(s + i, n - i);
     if (len <= 0) return i;
     i += static_cast<std::size_t>(len);
   }
   return i;
 }
+
+namespace {
 
 // Whether p[0, n) holds at least as many valid multi-byte UTF-8 characters as bytes
 // invalid in UTF-8 (a few bad bytes in UTF-8 text, not Windows-1252 text or noise).

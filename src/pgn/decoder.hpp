@@ -13,6 +13,11 @@
 
 namespace qipu::pgn::detail {
 
+// Length of the longest valid UTF-8 prefix of s[0, n) (a character cut by the end is not
+// in it); ASCII is skipped a block at a time, and the usual three-byte characters are
+// passed with one test each.
+std::size_t utf8_valid_prefix(const char* s, std::size_t n);
+
 // A byte buffer that grows without zero-filling (unlike std::string::resize).
 struct Buffer {
   std::unique_ptr<char[]> data;

@@ -149,7 +149,7 @@ inline bool holds_wide(const char* p, const char* end) {
 // "马 f3", "♘xe5", "車 a1+": the usual Chinese or figurine move, a piece word, at most
 // one space, then plain SAN's board part and signs. Its length and reading, or 0: any
 // other form is folded whole (fold_move), which gives the same for these.
-std::size_t worded_plain_length(const char* p, const char* end, San& san) {
+[[gnu::always_inline]] inline std::size_t worded_plain_length(const char* p, const char* end, San& san) {
   char letter = fold::piece_char_at(p, end);
   if (!letter) return 0;
   const char* q = p + 3;
@@ -415,12 +415,24 @@ std::size_t wide_blank_or_number(const char* p, const char* end) {
   return n ? n : g::move_number_length(p, end);
 }
 
+// Hands the move token at p, n bytes, to the visitor, with its reading when the reader
+// made one; false when the game is skipped and the rest need not be read.
+[[gnu::always_inline]] inline bool hand_on(State& st, const char* p, std::size_t n, const San* san) {
+  if (st.live()) {
+    std::string_view token(p, n);
+    st.follow(san ? st.v->san_move(token, *san, st.offset(p)) : st.v->move(token, st.offset(p)));
+    return true;
+  }
+  return !st.skip_game;
+}
+
 // The bulk of movetext, blanks, move numbers and moves, read without the grammar:
 // the same rules tried in g::item's order, so the events are the grammar's. Stops
 // at anything else (comments, variations, NAGs, glyphs, results, junk), where the
 // grammar reads one item. Returns how far it got.
 const char* skim_movetext(const char* p, const char* end, State& st) {
   static constexpr g::ByteSet kBlanks(" \n\r\t");
+  const bool chinese = st.opts.words.chinese_forms;
   San san;  // read_plain_san fills it afresh for each token
   while (p < end) {
     char c = *p;
@@ -436,25 +448,21 @@ const char* skim_movetext(const char* p, const char* end, State& st) {
     }
     if (static_cast<signed char>(c) >= 0) {
       if (std::size_t n = plain_san_length(p, end, san)) {
-        if (st.live())
-          st.follow(st.v->san_move({p, n}, san, st.offset(p)));
-        else if (st.skip_game)
-          return p;  // the rest is not read
+        if (!hand_on(st, p, n, &san)) return p;  // the rest is not read
         p += n;
         continue;
       }
+    } else if (std::size_t n = chinese ? worded_plain_length(p, end, san) : 0) {  // 马 f3, ♘xe5
+      if (!hand_on(st, p, n, &san)) return p;
+      p += n;
+      continue;
     } else if (std::size_t n = wide_blank_or_number(p, end)) {  // ，；、 １２．
       p += n;
       continue;
     }
     MoveToken t = move_token(p, end, st, san);
     if (t.length == 0) break;
-    if (st.live()) {
-      std::string_view token(p, t.length);
-      st.follow(t.read ? st.v->san_move(token, san, st.offset(p)) : st.v->move(token, st.offset(p)));
-    } else if (st.skip_game) {
-      return p;
-    }
+    if (!hand_on(st, p, t.length, t.read ? &san : nullptr)) return p;
     p += t.length;
   }
   return p;
