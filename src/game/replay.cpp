@@ -248,6 +248,17 @@ struct Replayer::Impl {
     pending_nags.clear();
   }
 
+  // A capital in a letter language's game (Sf3, and Ke2 whose K English reads too): the
+  // reader's board part with the piece the game's table gives the letter, as read_usual
+  // reads it, in `san`, and the move it finds. Kept out of add_move, whose English path
+  // it would lengthen; a Chinese word's reading names its piece already.
+  [[gnu::noinline]] Move letter_move(const Position& now, std::string_view token, const San& plain, San& san) {
+    if (token[0] < 'A' || token[0] > 'Z') return Move::none();
+    san = plain;
+    san.piece = letters.of(*preferred, token[0]);
+    return find_move(now, san);
+  }
+
   // `plain`: the reader's reading of a token of the usual SAN shape, when it made one.
   // The common path, kept small; every other token goes to add_other_move.
   void add_move(std::string_view token, std::uint64_t offset, const San* plain = nullptr) {
@@ -259,14 +270,21 @@ struct Replayer::Impl {
     // Plain English SAN in a game not written in another language. The reader's San is
     // used in place: it was written a byte at a time, and a copy's wider load of those
     // fresh bytes would wait for the stores (a store-forwarding stall, seen with perf).
-    // A pawn's plain SAN (e4, exd5) reads the same in every letter language. A lettered
-    // reading (Sf3, piece NoPieceType) finds no move: no piece is of that type.
+    // A pawn's plain SAN (e4, exd5) reads the same in every letter language; a piece's
+    // takes its piece from the game's table (German's Sf3 and Ke2 both come this way).
+    // A lettered reading (Sf3, piece NoPieceType) in an English game finds no move.
     bool english_game = !preferred || preferred == english_table;
     if (plain && (english_game || (plain->piece == Pawn && plain->promotion == NoPieceType))) {
       if (Move m = find_move(f.state.position(), *plain); !m.is_none()) {
         play(f, node, *plain, m, offset, token);
         if (watching) [[unlikely]]
           look(f);
+        return;
+      }
+    } else if (San san; plain) {
+      if (Move m = letter_move(f.state.position(), token, *plain, san); !m.is_none()) {
+        play(f, node, san, m, offset, token);
+        if (watching) look(f);
         return;
       }
     }
@@ -294,13 +312,9 @@ struct Replayer::Impl {
     if (!english_game) {
       San usual;
       // A reading the reader made of a Chinese word or figurine names one piece in every
-      // notation; of a letter, the piece the game's table gives it, as read_usual reads.
+      // notation. A letter's reading add_move tried already (read_usual reads it alike).
       bool wide = plain && static_cast<unsigned char>(token[0]) >= 0x80;
-      if (lettered) {
-        usual = *plain;
-        usual.piece = letters.of(*preferred, token[0]);
-      }
-      if (wide || (lettered && usual.piece != NoPieceType) || read_usual(token, *preferred, usual)) {
+      if (wide || read_usual(token, *preferred, usual)) {
         const San& san = wide ? *plain : usual;
         if (Move m = find_move(now, san); !m.is_none()) return play(f, node, san, m, offset, token);
       }
