@@ -782,7 +782,7 @@ bool load_game(Connection& db, std::int64_t id, game::GameRecord& rec) {
   bool found = false;
   GameQuery q;
   q.where = "g.id = ?";
-  q.params = {id};
+  q.params.emplace_back(id);  // no initializer_list temporary: GCC 12 took it for uninitialised (-fprofile-use)
   for_each_game(db, q, [&](game::GameRecord& r) {
     rec = std::move(r);
     found = true;
