@@ -22,7 +22,12 @@ fi
 
 # Slow there (minutes: whole real corpora, 256 MB of PGN, deep perft) or timing-bound
 # (the SIGKILL rounds); the Release run covers them, the fuzz targets the same code.
-ASAN_SKIP='^(en → zh → en|search: pgnmentor positions|pgn memory does not grow|perft: random\.perft|perft: Ethereal fischer|perft: the six classic|db import killed with SIGKILL|install_test)'
+# Also left to the Release run: tests that compare two ways of getting one answer over every
+# sample game (filter's early stops against full replays, find_move against move
+# generation, the explorer's aggregate against the scan, --add-eco against eco, German
+# against English): 70 CPU-seconds under the sanitizers, for code the other unit tests
+# and the fuzz targets already run there.
+ASAN_SKIP='^(en → zh → en|search: pgnmentor positions|pgn memory does not grow|perft: random\.perft|perft: Ethereal fischer|perft: the six classic|db import killed with SIGKILL|install_test|filter speed:|find_move names|explorer aggregate equals the scan on every|filter --add-eco: every game|german fast:)'
 
 # The stage's heading with the wall time and the CPU time (user, system) spent so far: the
 # machine is often shared, and CPU seconds say what a stage costs whatever else runs.
