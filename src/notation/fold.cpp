@@ -124,10 +124,6 @@ constexpr Index kIndex = [] {
   }
   return x;
 }();
-constexpr std::uint32_t packed3(const char* p) {
-  return std::uint32_t(static_cast<unsigned char>(p[0])) << 16 | std::uint32_t(static_cast<unsigned char>(p[1])) << 8 |
-         static_cast<unsigned char>(p[2]);
-}
 
 }  // namespace
 

@@ -27,6 +27,11 @@ Unit unit_at(const char* p, const char* end);
 // bytes, (b1 * mul + b2) % 64, with a multiplier that leaves no two in one slot: a
 // character is looked up with one load and one compare, where a loop over the words
 // took a branch it mispredicted (its exit depends on which piece moves).
+// Three bytes as one number, b0 << 16 | b1 << 8 | b2.
+constexpr std::uint32_t packed3(const char* p) {
+  return std::uint32_t(static_cast<unsigned char>(p[0])) << 16 | std::uint32_t(static_cast<unsigned char>(p[1])) << 8 |
+         static_cast<unsigned char>(p[2]);
+}
 struct PieceChar {
   std::uint32_t packed = 0;
   char letter = 0;
@@ -43,8 +48,7 @@ extern const PieceSlots kPieceSlots;
 // (王后, 后翼易位) is not told apart here, its caller checks what follows.
 inline char piece_char_at(const char* p, const char* end) {
   if (end - p < 3) return 0;
-  auto key = std::uint32_t(static_cast<unsigned char>(p[0])) << 16 |
-             std::uint32_t(static_cast<unsigned char>(p[1])) << 8 | static_cast<unsigned char>(p[2]);
+  std::uint32_t key = packed3(p);
   const PieceChar& c = kPieceSlots.slot[kPieceSlots.at(key)];
   return c.packed == key ? c.letter : 0;
 }
