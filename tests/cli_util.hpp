@@ -145,6 +145,19 @@ inline std::vector<std::string> lines_of(const std::string& s) {
   return out;
 }
 
+// The games of PGN text qipu wrote, each from its "[Event " line to the next game's.
+inline std::vector<std::string> pgn_games(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while ((at = text.find("[Event ", at)) != std::string::npos) {
+    std::size_t next = text.find("\n[Event ", at + 1);
+    out.push_back(text.substr(at, next == std::string::npos ? std::string::npos : next + 1 - at));
+    if (next == std::string::npos) break;
+    at = next + 1;
+  }
+  return out;
+}
+
 inline bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
 
 // A fresh directory for this test process, under the system's temporary directory.

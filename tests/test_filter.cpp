@@ -60,19 +60,6 @@ std::size_t count_of(const std::string& args) {
   return std::size_t(std::stoull(r.out));
 }
 
-// The games of a PGN text, split at "[Event ".
-std::vector<std::string> pgn_games(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t at = 0;
-  while ((at = text.find("[Event ", at)) != std::string::npos) {
-    std::size_t next = text.find("\n[Event ", at + 1);
-    out.push_back(text.substr(at, next == std::string::npos ? std::string::npos : next + 1 - at));
-    if (next == std::string::npos) break;
-    at = next + 1;
-  }
-  return out;
-}
-
 // FEN lines of every game (convert --to fen: a blank line between games).
 std::vector<std::vector<std::string>> fens_by_game(const std::string& path) {
   std::vector<std::vector<std::string>> games(1);

@@ -66,17 +66,6 @@ std::string tag_of(const std::string& game, const std::string& name) {
   return std::regex_replace(m[1].str(), std::regex(R"(\\(.))"), "$1");
 }
 
-// The games of a PGN text that filter wrote (each starts with its Event tag).
-std::vector<std::string> written_games(const std::string& text) {
-  std::vector<std::string> out;
-  for (std::size_t at = text.find("[Event "); at != std::string::npos;) {
-    std::size_t next = text.find("\n[Event ", at);
-    out.push_back(text.substr(at, next == std::string::npos ? std::string::npos : next + 1 - at));
-    at = next == std::string::npos ? next : next + 1;
-  }
-  return out;
-}
-
 // Every game's ECO, Opening and Variation tags from filter --add-eco equal the code and
 // names qipu eco prints for it (in `lang`); the games' own tags are dropped first.
 void check_same_as_eco(const std::string& path, const std::string& lang = "en") {
@@ -84,7 +73,7 @@ void check_same_as_eco(const std::string& path, const std::string& lang = "en") 
   auto lines = lines_of(run_qipu("eco --to " + lang + " '" + path + "'").out);
   Run f = run_qipu("filter --seven-tags --add-eco --to " + lang + " '" + path + "'");
   REQUIRE(f.code <= 1);
-  auto games = written_games(f.out);
+  auto games = pgn_games(f.out);
   REQUIRE(games.size() == lines.size());
   for (std::size_t i = 0; i < games.size(); ++i) {
     auto fields = split(lines[i], '\t');  // file:game, players, ECO, opening, variation
@@ -103,7 +92,7 @@ TEST_CASE("filter --add-eco: every game classified as qipu eco classifies it", "
   fs::path odd = write_text("odd.pgn", OddOpenings);
   check_same_as_eco(odd.string());
   // The odd games themselves, by hand: the shortcut must not lose these.
-  auto games = written_games(run_qipu("filter --seven-tags --add-eco " + odd.string()).out);
+  auto games = pgn_games(run_qipu("filter --seven-tags --add-eco " + odd.string()).out);
   REQUIRE(games.size() == 8);
   CHECK(tag_of(games[0], "ECO").substr(0, 2) == "D3");  // Queen's Gambit Declined, by transposition
   CHECK(tag_of(games[2], "ECO") == "B90");              // the Najdorf, from the FEN
@@ -141,7 +130,7 @@ std::string cut_game(const std::string& game, int plies) {
 }
 
 // Each game's text, split at "[Event " (write_sample_games' games all start with one).
-std::vector<std::string> sample_games(const fs::path& path) { return written_games(slurp(path.string())); }
+std::vector<std::string> sample_games(const fs::path& path) { return pgn_games(slurp(path.string())); }
 
 }  // namespace
 
@@ -162,7 +151,7 @@ TEST_CASE("filter --dedup: the kept games are those import keeps, the left-out o
   }
   fs::path pgn = dir / "games.pgn";
   std::ofstream(pgn, std::ios::binary) << text;
-  std::size_t games = written_games(text).size();
+  std::size_t games = pgn_games(text).size();
   // --dedup keeps the games import keeps, by count ...
   Run imp = run_qipu("import --db '" + (dir / "all.db").string() + "' '" + pgn.string() + "'");
   REQUIRE(imp.code == 0);
@@ -174,8 +163,8 @@ TEST_CASE("filter --dedup: the kept games are those import keeps, the left-out o
   REQUIRE(
       run_qipu("filter --dedup --duplicates '" + dups.string() + "' -o '" + kept.string() + "' '" + pgn.string() + "'")
           .code == 0);
-  CHECK(written_games(slurp(kept.string())).size() == games - skipped);
-  CHECK(written_games(slurp(dups.string())).size() == skipped);
+  CHECK(pgn_games(slurp(kept.string())).size() == games - skipped);
+  CHECK(pgn_games(slurp(dups.string())).size() == skipped);
   // ... and by identity: import finds no duplicate among the kept games, and finds every
   // game left out to be a duplicate of a kept one.
   std::string db = "--db '" + (dir / "kept.db").string() + "' ";
