@@ -144,9 +144,12 @@ std::string schema_section(std::string_view marker) {
 // The schema's CREATE INDEX statements for the game table.
 std::string game_index_sql() { return schema_section("-- @game-indexes"); }
 
+// The explorer's aggregate's tables (schema.sql's @explore section).
+void create_aggregate(Connection& db) { db.exec(schema_section("-- @explore")); }
+
 // Version 2 to 3: the explorer's aggregate, filled from the stored games.
 void upgrade_to_3(Connection& db) {
-  db.exec(schema_section("-- @explore"));
+  create_aggregate(db);
   build_aggregate(db);
   db.exec("PRAGMA user_version = 3");
 }
@@ -250,11 +253,12 @@ std::unique_ptr<Connection> open_database(const std::string& path, Connection::M
   return db;
 }
 
-void GameEncoder::move(const Position& before, Move m) {
+void GameEncoder::move(const Position& before, Move m, bool aggregate) {
   if (!error_.empty()) return;
   if (keys_.empty()) {  // room for most games at once: growing by doubling cost ~1,500 instructions a game
     symbols_.reserve(ReservedPlies);
     keys_.reserve(ReservedPlies);
+    past_aggregate_ = !aggregate;
   }
   try {
     auto symbol = move_symbol(before, m);
@@ -265,13 +269,13 @@ void GameEncoder::move(const Position& before, Move m) {
   } catch (const DbError& err) { error_ = err.what(); }
 }
 
-Result<EncodedGame> GameEncoder::finish(const game::GameRecord& rec, const Position& final_position) {
+Result<EncodedGame> GameEncoder::finish(const game::GameRecord& rec, const Position& final_position, bool aggregate) {
   if (!error_.empty()) return Failure{error_};
   EncodedGame e;
   try {
     e.keys = std::move(keys_);
     e.keys.push_back(final_position.key());
-    if (!past_aggregate_) add_aggregate_position(explore_, final_position, EndSymbol);
+    if (aggregate && !past_aggregate_) add_aggregate_position(explore_, final_position, EndSymbol);
     e.explore = std::move(explore_);
     e.material = material_signature(final_position);
     e.moves = pack_symbols(symbols_);
@@ -280,11 +284,13 @@ Result<EncodedGame> GameEncoder::finish(const game::GameRecord& rec, const Posit
   return e;
 }
 
-void encode_while_replaying(game::PipelineCallbacks<GameEncoding>& cb, const EcoTable* eco) {
-  cb.move = [](game::GameRecord&, GameEncoding& g, const Position& before, Move m) { g.encoder.move(before, m); };
-  cb.prepare = [eco](game::GameRecord& rec, GameEncoding& g) {
+void encode_while_replaying(game::PipelineCallbacks<GameEncoding>& cb, const EcoTable* eco, bool aggregate) {
+  cb.move = [aggregate](game::GameRecord&, GameEncoding& g, const Position& before, Move m) {
+    g.encoder.move(before, m, aggregate);
+  };
+  cb.prepare = [eco, aggregate](game::GameRecord& rec, GameEncoding& g) {
     if (!rec.valid()) return;
-    Result<EncodedGame>& rows = g.rows.emplace(g.encoder.finish(rec, rec.final_position));
+    Result<EncodedGame>& rows = g.rows.emplace(g.encoder.finish(rec, rec.final_position, aggregate));
     if (const Opening* op = eco && rows ? eco->classify(rows->keys) : nullptr) {
       rows->eco = op->eco;
       rows->opening = op->name;
@@ -458,7 +464,11 @@ Importer::Importer(Connection& db, ImportOptions options) : db_(db), opt_(option
   load_names(materials_, "SELECT id, name FROM material");
   load_names(openings_, "SELECT id, name || char(31) || variation FROM opening");
   existing_ = max_game_id(db_);
-  if (existing_ == 0) drop_game_indexes();
+  if (existing_ == 0) {
+    drop_game_indexes();
+    choose_aggregate();
+  }
+  aggregate_ = has_aggregate(db_);
   if (!opt_.allow_duplicates && existing_ != 0) load_hashes();
   begin();
 }
@@ -525,6 +535,17 @@ void Importer::load_hashes() {
     }
     hashes_.insert(game::duplicate_key(g));
   }
+}
+
+// A database without games takes the explorer's aggregate with the position index and
+// leaves it out without (--no-position-index: no position data at all); later imports
+// keep that, so that the aggregate always covers every game (keeps_aggregate).
+void Importer::choose_aggregate() {
+  if (opt_.position_index == has_aggregate(db_)) return;
+  if (opt_.position_index)
+    create_aggregate(db_);
+  else
+    db_.exec("DROP TABLE explore_posting; DROP TABLE explore_segment");
 }
 
 // Into an empty table, indexes are cheaper made once at the end, from sorted input that
@@ -624,7 +645,8 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
   std::int64_t id = db_.last_insert_id();
   for (auto [seq, i] : other.rows)
     s.add_tag.bind(1, id).bind(2, seq).bind_static(3, rec.tags[i].first).bind_static(4, rec.tags[i].second).run();
-  explore_.add(id, enc.explore, {r.result.value_or(std::string_view()), {other.elo[0], other.elo[1]}, r.date_sort});
+  if (aggregate_)
+    explore_.add(id, enc.explore, {r.result.value_or(std::string_view()), {other.elo[0], other.elo[1]}, r.date_sort});
   if (opt_.position_index)
     index_.add_game(enc.keys, id);
   else

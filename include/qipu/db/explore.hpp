@@ -76,7 +76,9 @@ class ExploreWriter {
   std::vector<Game> games_;
 };
 
-// True when the database keeps the aggregate (schema 3 on).
+// True when the database keeps the aggregate: schema 3 on, unless its first games were
+// imported without the position index (Importer::keeps_aggregate). An aggregate covers
+// every game of its database; without one, explore scans.
 bool has_aggregate(Connection& db);
 // Fills the aggregate from the stored games (a database made before it), in batches.
 void build_aggregate(Connection& db);

@@ -45,10 +45,13 @@ struct EncodedGame {
 // second time.
 class GameEncoder {
  public:
-  void move(const Position& before, Move m);  // each mainline move, in order
+  // Each mainline move, in order. `aggregate` false leaves out the explorer's positions
+  // (EncodedGame::explore), for a database without the aggregate; the same for every move
+  // of a game and for its finish.
+  void move(const Position& before, Move m, bool aggregate = true);
   // After the replay: the rest of the EncodedGame, or why the game cannot be stored (it
   // is then a reject).
-  Result<EncodedGame> finish(const game::GameRecord& rec, const Position& final_position);
+  Result<EncodedGame> finish(const game::GameRecord& rec, const Position& final_position, bool aggregate = true);
 
  private:
   static constexpr std::size_t ReservedPlies = 160;
@@ -70,8 +73,9 @@ struct GameEncoding {
 class EcoTable;  // db/eco.hpp
 // Sets the callbacks that encode each game while it is replayed (`move`) and finish the
 // valid ones on their worker (`prepare`), naming their openings from `eco` when given
-// (qipu import, qipu serve's uploads).
-void encode_while_replaying(game::PipelineCallbacks<GameEncoding>& cb, const EcoTable* eco);
+// (qipu import, qipu serve's uploads), with the explorer's positions when `aggregate`
+// (Importer::keeps_aggregate).
+void encode_while_replaying(game::PipelineCallbacks<GameEncoding>& cb, const EcoTable* eco, bool aggregate = true);
 // The same for a replayed record, replaying its mainline once more.
 Result<EncodedGame> encode_game(const game::GameRecord& rec);
 
@@ -129,6 +133,11 @@ class Importer {
   // Commits what is pending and merges the position index.
   void finish();
   [[nodiscard]] const ImportStats& stats() const { return stats_; }
+  // Whether this database keeps the explorer's aggregate, so that add() needs each game's
+  // EncodedGame::explore. A database takes it or leaves it with its first games (an import
+  // without the position index leaves it out) and keeps that for good: the aggregate
+  // covers every game or is not there (db/explore.hpp).
+  [[nodiscard]] bool keeps_aggregate() const { return aggregate_; }
 
  private:
   struct NameHash {
@@ -140,6 +149,7 @@ class Importer {
   void load_names(NameIds& cache, const char* sql);
   void load_hashes();
   void drop_game_indexes();
+  void choose_aggregate();
   std::int64_t intern(NameIds& cache, Statement& insert, std::string_view name);
   std::int64_t intern_opening(const std::string& name, const std::string& variation);
   RosterRow roster_row(const game::GameRecord& rec, const RosterTags& roster);
@@ -154,6 +164,7 @@ class Importer {
   std::size_t in_batch_ = 0;
   bool remake_indexes_ = false;
   std::int64_t existing_ = 0;  // the largest game id when the import started
+  bool aggregate_ = true;      // keeps_aggregate()
   static constexpr std::int64_t DeferIndexesAfter = 100000;
   HashSet64 hashes_;
   NameIds players_, events_, sites_, sources_, openings_, materials_;
