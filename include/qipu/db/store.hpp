@@ -122,7 +122,7 @@ struct ImportStats {
 
 // killed import leaves only whole games, and compacts the position index at the end.
 // Names are interned in memory, all of them read when it starts; so are the duplicate
-// hashes, computed from the stored rows.
+// hashes, read from the game_hash table written with the games.
 class Importer {
  public:
   // Adds the reject table's encoding column to a database made before it existed.
@@ -148,6 +148,9 @@ class Importer {
 
   void load_names(NameIds& cache, const char* sql);
   void load_hashes();
+  void hash_stored_games(const IdRange& ids);
+  void keep_hash(std::int64_t id, std::uint64_t hash);
+  void flush_hashes();
   void drop_game_indexes();
   void choose_aggregate();
   std::int64_t intern(NameIds& cache, Statement& insert, std::string_view name);
@@ -167,6 +170,10 @@ class Importer {
   bool aggregate_ = true;      // keeps_aggregate()
   static constexpr std::int64_t DeferIndexesAfter = 100000;
   HashSet64 hashes_;
+  struct {
+    std::int64_t first = 0, last = 0;  // 0: none yet
+    std::string bytes;                 // 8 a game
+  } pending_hashes_;                   // the game_hash row being written
   NameIds players_, events_, sites_, sources_, openings_, materials_;
   struct Statements;
   std::unique_ptr<Statements> st_;
