@@ -222,3 +222,31 @@ TEST_CASE("the hand-made games read back as written", "[writer]") {
   REQUIRE(again.size() == games.size());
   for (std::size_t i = 0; i < games.size(); ++i) CHECK(game::write_pgn(again[i]) == game::write_pgn(games[i]));
 }
+
+TEST_CASE("tag values are escaped eight bytes at a time as byte by byte", "[writer]") {
+  auto by_byte = [](std::string_view v) {
+    std::string out;
+    for (char c : v) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    return out;
+  };
+  // a quote or backslash at every place of values of every length up to 40, in UTF-8 too
+  std::vector<std::string> values{
+      "", "?", "Käsper, Jüri", "\"", "\\", "\\\"\\\"\\\"\\\"\\\"", "国际象棋 \"世界\" 冠军赛"};
+  for (std::size_t size = 1; size <= 40; ++size)
+    for (std::size_t at = 0; at < size; ++at)
+      for (char special : {'"', '\\'}) {
+        std::string v(size, 'a' + char(size % 26));
+        v[at] = special;
+        values.push_back(v);
+        values.push_back(std::string(size, 'x'));
+      }
+  for (const auto& v : values) CHECK(game::escape_tag_value(v) == by_byte(v));
+  game::GameRecord rec;
+  rec.tags = {{"Event", "The \"Open\" of C:\\chess, 2024"}, {"Annotator", "a \\ and a \" after eight"}};
+  std::string text = game::write_pgn(rec);
+  CHECK(cli_test::contains(text, "[Event \"The \\\"Open\\\" of C:\\\\chess, 2024\"]\n"));
+  CHECK(cli_test::contains(text, "[Annotator \"a \\\\ and a \\\" after eight\"]\n"));
+}

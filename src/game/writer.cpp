@@ -405,10 +405,24 @@ class Writer {
   bool lacks_shape_ = false;
 };
 
+// Whether one of the 8 bytes of w is a " or a \ (a zero byte of w ^ that byte in every lane).
+bool needs_escape(std::uint64_t w) {
+  constexpr std::uint64_t Ones = 0x0101010101010101ull, High = 0x8080808080808080ull;
+  std::uint64_t quote = w ^ (Ones * '"'), backslash = w ^ (Ones * '\\');
+  return (((quote - Ones) & ~quote) | ((backslash - Ones) & ~backslash)) & High;
+}
+
 // Writes the value at p escaped for a PGN string (\ and " get a backslash); p needs
-// room for twice its size.
+// room for twice its size. Eight bytes at a time while none needs a backslash, as in
+// nearly every tag.
 char* put_escaped(char* p, std::string_view value) {
-  for (char c : value) {
+  std::size_t whole = 0;
+  for (std::uint64_t w; whole + 8 <= value.size(); whole += 8, p += 8) {
+    std::memcpy(&w, value.data() + whole, 8);
+    if (needs_escape(w)) break;
+    std::memcpy(p, &w, 8);
+  }
+  for (char c : value.substr(whole)) {
     if (c == '\\' || c == '"') *p++ = '\\';
     *p++ = c;
   }
