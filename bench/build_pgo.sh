@@ -40,9 +40,6 @@ echo "training on ${#inputs[@]} files and ${#forms[@]} converted"
 # Exit codes are not looked at: training games may hold errors, which is the point.
 "$build"/qipu check --jobs 2 "${inputs[@]}" "${forms[@]}" >/dev/null || true
 "$build"/qipu convert --to zh "${inputs[@]}" -o "$work/out.txt" 2>/dev/null || true
-# filter's own paths (issue 19): English PGN written, notes stripped, ECO tags added.
-"$build"/qipu filter --no-comments --no-nags --no-variations "${inputs[@]}" -o "$work/strip.pgn" 2>/dev/null || true
-"$build"/qipu filter --add-eco "${inputs[@]}" -o "$work/eco.pgn" 2>/dev/null || true
 "$build"/qipu import --db "$work/train.db" "${inputs[@]}" >/dev/null 2>&1 || true
 cmake -S "$here" -B "$build" -DQIPU_PGO=use
 cmake --build "$build" -j2 --target qipu
