@@ -272,6 +272,24 @@ class Writer {
     return at.side == White ? std::copy_n(". ", 2, p) : std::copy_n("... ", 4, p);
   }
 
+  // "1. " to "99. ", each in 8 bytes, for White's moves in runs: one copy of a fixed
+  // size instead of digits worked out.
+  static constexpr auto WhiteNumbers = [] {
+    std::array<std::array<char, 8>, 100> t{};
+    for (int n = 1; n < 100; ++n) {
+      std::size_t i = 0;
+      if (n >= 10) t[std::size_t(n)][i++] = char('0' + n / 10);
+      t[std::size_t(n)][i++] = char('0' + n % 10);
+      t[std::size_t(n)][i++] = '.', t[std::size_t(n)][i] = ' ';
+    }
+    return t;
+  }();
+  static char* white_number(char* p, Place at) {
+    if (at.fullmove <= 0 || at.fullmove >= 100) return number(p, at);
+    std::memcpy(p, WhiteNumbers[std::size_t(at.fullmove)].data(), 8);
+    return p + (at.fullmove < 10 ? 3 : 4);
+  }
+
   // Writes a line of moves from `at`; unreplayed moves keep their text. The board is
   // kept only for games whose moves lack their shapes.
   void line(Place at, const Line& moves) {
@@ -316,7 +334,7 @@ class Writer {
     auto put = [&](auto shape) {
       return [&, shape](char* p, std::size_t i) {
         const MoveNode& node = moves[from + i];
-        if (at.side == White) p = number(p, at);
+        if (at.side == White) p = white_number(p, at);
         at.advance();
         return put_move(p, node.move, shape(node), words_);
       };
