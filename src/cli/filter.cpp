@@ -260,6 +260,7 @@ game::Classifier classifier(const std::optional<db::EcoTable>& table) {
 // The game as the options want it written.
 std::string render(const game::GameRecord& rec, const FilterOptions& o, const game::WriterOptions& w) {
   if (o.count) return {};
+  if (w.notation) return game::write_pgn(rec, w);  // PGN, the common case: no comparing of names a game
   if (o.to == "json") return to_json(rec);
   if (o.to == "fen") return to_fen_lines(rec);
   if (o.to == "epd") return to_epd_lines(rec);

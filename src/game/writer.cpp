@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "../notation/fast.hpp"
+#include "writer_detail.hpp"
 
 namespace qipu::game {
 
@@ -56,6 +57,7 @@ class Text {
     ++size_;
   }
   [[nodiscard]] std::size_t size() const { return size_; }
+  [[nodiscard]] std::size_t spare() const { return s_.size() - size_; }  // room without growing
   void truncate(std::size_t size) { size_ = size; }
   char& operator[](std::size_t i) { return s_[i]; }
   [[nodiscard]] std::string_view view(std::size_t from) const { return {s_.data() + from, size_ - from}; }
@@ -112,6 +114,45 @@ class MovetextLines {
   void finish() {
     if (has_pending_) place();
     end_current_line();
+  }
+  // Adds n units as add() would, the i-th written by put(p, i) at p (room for `room`
+  // bytes) and returning its end: for runs of plain moves, in few steps each. The unit
+  // pending must be measured, with no "(" waiting and nothing that ends a line. Room is
+  // made for a batch of units at once, and the state kept in locals: a store of a char
+  // may alias any member, which the compiler would then read again for every unit.
+  template <class Put>
+  void add_run(std::size_t n, std::size_t room, bool ascii, Put&& put) {
+    constexpr std::size_t Batch = 16;
+    const std::size_t width = width_;
+    for (std::size_t i = 0; i < n;) {
+      std::size_t last = std::min(n, i + std::clamp<std::size_t>(out_.spare() / (1 + room), 1, Batch));
+      char* p = out_.room((last - i) * (1 + room));
+      char* text = p - out_.size();
+      char *line_start = text + line_start_, *unit = text + unit_start_;
+      std::size_t line_width = line_width_, w = pending_width_;
+      for (; i < last; ++i) {
+        // place() for the pending unit, which is never empty (a move)
+        bool after_space = unit != line_start;
+        if (after_space && line_width + 1 + w > width) {
+          unit[-1] = '\n';
+          line_start = unit;
+          line_width = w;
+        } else {
+          line_width += after_space + w;
+        }
+        *p++ = ' ';
+        unit = p;
+        p = put(p, i);
+        w = ascii ? std::size_t(p - unit) : width_of(std::string_view(unit, std::size_t(p - unit)));
+      }
+      out_.commit(p);
+      line_start_ = std::size_t(line_start - text), unit_start_ = text_start_ = std::size_t(unit - text);
+      line_width_ = line_width, pending_width_ = w;
+    }
+  }
+  // Whether add_run may follow: a measured unit pending, as write_move leaves one.
+  [[nodiscard]] bool can_run() const {
+    return has_pending_ && pending_width_ != Unmeasured && opens_ == 0 && !pending_ends_line_ && !pending_may_break_;
   }
 
  private:
@@ -174,12 +215,15 @@ SanWords words_of(const WriterOptions& o) {
   return move_words(notation, o.style);
 }
 
+// Room for a move's number, the move and the round-up to a word.
+constexpr std::size_t MoveRoom = 16 + MaxMoveBytes + 8;
+
 class Writer {
  public:
   // Without `board`, moves are written from their recorded shapes; with it (for games
   // whose moves lack them, decoded from the database) from the board, replaying.
-  Writer(Text& out, const WriterOptions& o, const Position* board)
-      : words_(words_of(o)), ascii_(is_ascii(words_)), lines_(out, o.line_width) {
+  Writer(Text& out, const WriterOptions& o, const Position* board, bool runs = true)
+      : words_(words_of(o)), ascii_(is_ascii(words_)), runs_(runs), lines_(out, o.line_width) {
     if (board) board_ = *board;
   }
 
@@ -218,7 +262,7 @@ class Writer {
   }
 
   // The move number that goes before a move, kept on one line with it.
-  static char* number(char* p, Place at) {
+  [[gnu::always_inline]] static char* number(char* p, Place at) {
     if (at.fullmove > 0 && at.fullmove < 100) {  // nearly every game: no call for two digits
       if (at.fullmove >= 10) *p++ = char('0' + at.fullmove / 10);
       *p++ = char('0' + at.fullmove % 10);
@@ -228,13 +272,32 @@ class Writer {
     return at.side == White ? std::copy_n(". ", 2, p) : std::copy_n("... ", 4, p);
   }
 
+  // "1. " to "99. ", each in 8 bytes, for White's moves in runs: one copy of a fixed
+  // size instead of digits worked out.
+  static constexpr auto WhiteNumbers = [] {
+    std::array<std::array<char, 8>, 100> t{};
+    for (int n = 1; n < 100; ++n) {
+      std::size_t i = 0;
+      if (n >= 10) t[std::size_t(n)][i++] = char('0' + n / 10);
+      t[std::size_t(n)][i++] = char('0' + n % 10);
+      t[std::size_t(n)][i++] = '.', t[std::size_t(n)][i] = ' ';
+    }
+    return t;
+  }();
+  static char* white_number(char* p, Place at) {
+    if (at.fullmove <= 0 || at.fullmove >= 100) return number(p, at);
+    std::memcpy(p, WhiteNumbers[std::size_t(at.fullmove)].data(), 8);
+    return p + (at.fullmove < 10 ? 3 : 4);
+  }
+
   // Writes a line of moves from `at`; unreplayed moves keep their text. The board is
   // kept only for games whose moves lack their shapes.
   void line(Place at, const Line& moves) {
     need_number_ = true;
     bool replaying = true;
-    for (const MoveNode& node : moves) {
+    for (std::size_t i = 0; i < moves.size(); ++i) {
       if (lacks_shape_) return;  // the game is written again with a board
+      const MoveNode& node = moves[i];
       const Annotations* a = node.notes.get();
       if (a)
         for (const auto& c : a->pre_comments) comment(c);
@@ -247,8 +310,40 @@ class Writer {
       } else {
         write_move(node, at, replaying);
         if (a) annotations(*a, before, board_);
+        if (replaying && runs_ && !need_number_) i += plain_run(at, moves, i + 1);
       }
     }
+  }
+
+  // Whether the node is a move alone: replayed, with no comment, NAG or variation (a
+  // filter may have emptied its notes), and its shape known unless there is a board.
+  static bool plain(const MoveNode& node, bool board) {
+    const Annotations* a = node.notes.get();
+    return !node.move.is_none() && (board || node.shape.known()) &&
+           (!a || (a->pre_comments.empty() && a->comments.empty() && a->nags.empty() && a->variations.empty()));
+  }
+
+  // Writes the plain moves that follow a move from `from` on, as write_move would one
+  // by one, when the move was the last thing written; returns how many.
+  std::size_t plain_run(Place& at, const Line& moves, std::size_t from) {
+    const bool board = board_.has_value();
+    std::size_t n = 0;
+    while (from + n < moves.size() && plain(moves[from + n], board)) ++n;
+    if (n == 0 || !lines_.can_run()) return 0;
+    // The move's number and text, with `shape` giving the move's shape.
+    auto put = [&](auto shape) {
+      return [&, shape](char* p, std::size_t i) {
+        const MoveNode& node = moves[from + i];
+        if (at.side == White) p = white_number(p, at);
+        at.advance();
+        return put_move(p, node.move, shape(node), words_);
+      };
+    };
+    if (board)
+      lines_.add_run(n, MoveRoom, ascii_, put([this](const MoveNode& node) { return shape_of(node); }));
+    else
+      lines_.add_run(n, MoveRoom, ascii_, put([](const MoveNode& node) { return node.shape; }));
+    return n;
   }
 
   void write_move(const MoveNode& node, Place& at, bool replaying) {
@@ -256,9 +351,8 @@ class Writer {
     // Room for the number, the move and the round-up to a word, zeroed for its width
     // unless every word is ASCII (then a byte is a character: reading back the bytes
     // just written, a word at a time, stalled on the stores).
-    constexpr std::size_t Room = 16 + MaxMoveBytes + 8;
-    char* start = out.room(Room);
-    if (!ascii_) std::memset(start, 0, Room);
+    char* start = out.room(MoveRoom);
+    if (!ascii_) std::memset(start, 0, MoveRoom);
     char* end = at.side == White || need_number_ ? number(start, at) : start;
     need_number_ = false;
     if (replaying) {
@@ -322,16 +416,31 @@ class Writer {
 
   const SanWords words_;
   const bool ascii_;
+  const bool runs_;  // plain moves in runs (plain_run); false: one by one, the reference
   MovetextLines lines_;
   std::optional<Position> board_;  // the position, when moves lack shapes
   bool need_number_ = true;
   bool lacks_shape_ = false;
 };
 
+// Whether one of the 8 bytes of w is a " or a \ (a zero byte of w ^ that byte in every lane).
+bool needs_escape(std::uint64_t w) {
+  constexpr std::uint64_t Ones = 0x0101010101010101ull, High = 0x8080808080808080ull;
+  std::uint64_t quote = w ^ (Ones * '"'), backslash = w ^ (Ones * '\\');
+  return (((quote - Ones) & ~quote) | ((backslash - Ones) & ~backslash)) & High;
+}
+
 // Writes the value at p escaped for a PGN string (\ and " get a backslash); p needs
-// room for twice its size.
+// room for twice its size. Eight bytes at a time while none needs a backslash, as in
+// nearly every tag.
 char* put_escaped(char* p, std::string_view value) {
-  for (char c : value) {
+  std::size_t whole = 0;
+  for (std::uint64_t w; whole + 8 <= value.size(); whole += 8, p += 8) {
+    std::memcpy(&w, value.data() + whole, 8);
+    if (needs_escape(w)) break;
+    std::memcpy(p, &w, 8);
+  }
+  for (char c : value.substr(whole)) {
     if (c == '\\' || c == '"') *p++ = '\\';
     *p++ = c;
   }
@@ -382,17 +491,31 @@ std::string escape_tag_value(std::string_view value) {
   return std::move(out).take();
 }
 
-std::string write_pgn(const GameRecord& rec, const WriterOptions& options) {
+namespace {
+
+std::string write_game(const GameRecord& rec, const WriterOptions& options, bool runs) {
   Text out(expected_size(rec));
   append_tags(out, rec);
   out.append('\n');
   std::size_t movetext = out.size();
-  if (!Writer(out, options, nullptr).movetext(rec)) {
+  if (!Writer(out, options, nullptr, runs).movetext(rec)) {
     out.truncate(movetext);
-    Writer(out, options, &rec.start_position).movetext(rec);
+    Writer(out, options, &rec.start_position, runs).movetext(rec);
   }
   out.append('\n');
   return std::move(out).take();
 }
+
+}  // namespace
+
+std::string write_pgn(const GameRecord& rec, const WriterOptions& options) { return write_game(rec, options, true); }
+
+namespace detail {
+
+std::string write_pgn_one_by_one(const GameRecord& rec, const WriterOptions& options) {
+  return write_game(rec, options, false);
+}
+
+}  // namespace detail
 
 }  // namespace qipu::game
