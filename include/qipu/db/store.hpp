@@ -159,6 +159,9 @@ class Importer {
   NameIds players_, events_, sites_, sources_, openings_, materials_;
   struct Statements;
   std::unique_ptr<Statements> st_;
+  class Checkpointer;  // copies the WAL into the file on a thread of its own (store.cpp)
+  std::unique_ptr<Checkpointer> checkpointer_;
+  std::size_t commits_ = 0;
   PositionIndexWriter index_;
   ExploreWriter explore_;
   struct {
