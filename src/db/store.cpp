@@ -450,7 +450,11 @@ std::int64_t max_game_id(Connection& db) {
 // same: a checkpoint copies only committed pages, and the WAL keeps them until it has.
 class Importer::Checkpointer {
  public:
-  explicit Checkpointer(const std::string& path) : db_(path, Connection::Mode::ReadWrite), thread_([this] { run(); }) {}
+  explicit Checkpointer(const std::string& path) : db_(path, Connection::Mode::ReadWrite) {
+    // A connection opens the WAL with its first read; until then a checkpoint does nothing.
+    db_.exec("SELECT count(*) FROM sqlite_master");
+    thread_ = std::thread([this] { run(); });
+  }
   ~Checkpointer() {
     {
       std::lock_guard lock(mu_);
@@ -494,7 +498,7 @@ class Importer::Checkpointer {
   std::mutex mu_;
   std::condition_variable cv_;
   bool pending_ = false, busy_ = false, stop_ = false;
-  std::thread thread_;  // last: starts once the rest is made
+  std::thread thread_;
 };
 
 namespace {
@@ -749,7 +753,8 @@ void Importer::commit_batch() {
   // (Remaking them costs about 0.9 us per game in the database, inserting about 2.6 us per
   // game imported: at a tenth, 500,000 games into 3 M, the remake cost 2.8 s more of the
   // importer's thread; bench_import.md, 2026-12-02.)
-  if (!remake_indexes_ && std::int64_t(stats_.imported) > std::max<std::int64_t>(DeferIndexesAfter, existing_ / 2))
+  if (!remake_indexes_ &&
+      std::int64_t(stats_.imported) > std::max<std::int64_t>(opt_.defer_indexes_after, existing_ / 2))
     drop_game_indexes();
   tx_->commit();
   in_batch_ = 0;

@@ -105,6 +105,9 @@ struct ImportOptions {
   bool allow_duplicates = false;
   bool position_index = true;
   std::size_t batch_games = 20000;  // games per transaction
+  // An import that has added more than this many games, and more than half as many as the
+  // database held, drops game_white and game_black and makes them again at its end.
+  std::int64_t defer_indexes_after = 100000;
 };
 
 struct ImportStats {
@@ -154,7 +157,6 @@ class Importer {
   std::size_t in_batch_ = 0;
   bool remake_indexes_ = false;
   std::int64_t existing_ = 0;  // the largest game id when the import started
-  static constexpr std::int64_t DeferIndexesAfter = 100000;
   HashSet64 hashes_;
   NameIds players_, events_, sites_, sources_, openings_, materials_;
   struct Statements;
