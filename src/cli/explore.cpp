@@ -284,7 +284,8 @@ void setup_explore(CLI::App& app) {
       "Opening positions (at most 12 pieces and pawns off their start squares) are answered from the\n"
       "explorer's aggregate, kept by import: milliseconds at any database size. With a filter (--player,\n"
       "--min-elo, --date-from, …), --top above 10, or a later position, the games are read instead\n"
-      "through the position index, which takes longer the more games reach the position.\n"
+      "through the position index, which takes longer the more games reach the position. A database\n"
+      "first imported with --no-position-index has no aggregate and its games no index: they are replayed.\n"
       "Examples: qipu explore --moves \"1.e4 c5 2.Nf3 d6\" --notation zh\n"
       "          qipu explore --moves \"1.e4 c5 2.马f3 d6\" --lang zh   (Chinese headings, opening name and moves)\n"
       "          qipu explore --moves \"1.e4\" --player carlsen --color black");

@@ -121,7 +121,7 @@ void import_files(std::ostream& out, const ImportCmdOptions& o, const std::strin
   Progress progress(o.input.files);
   game::PipelineCallbacks<db::GameEncoding> cb;
   auto eco = load_eco(o.eco_file);
-  db::encode_while_replaying(cb, eco ? &*eco : nullptr);
+  db::encode_while_replaying(cb, eco ? &*eco : nullptr, importer.keeps_aggregate());
   cb.game = [&](const game::InputReport& in, game::GameRecord& rec, db::GameEncoding& enc) {
     std::string source = in.path == "-" ? "<stdin>" : in.path;
     if (enc.rows && *enc.rows) {
@@ -215,11 +215,18 @@ void setup_import(CLI::App& app) {
   cmd->add_option("--eco-file", o->eco_file,
                   "ECO lines for classifying games by position (default: " + std::string(db::DefaultEcoFile) +
                       ", from Debian's pgn-extract; empty: do not classify)");
-  cmd->add_flag("--no-position-index", o->no_index, "Do not index positions (faster import; no --fen search)");
+  cmd->add_flag("--no-position-index", o->no_index,
+                "Store no position data: a faster import and a smaller database, but position questions replay "
+                "these games (see below)");
   add_lang_option(*cmd, o->lang);
   cmd->footer(
       "Games that fail to replay are kept whole, with their errors, in the rejects table (qipu rejects).\n"
       "Importing the same file again adds nothing. Exit status follows qipu check.\n"
+      "--no-position-index gives up the position index and, for a new database, the explorer's aggregate:\n"
+      "search --fen/--moves and explore then replay these games (seconds a million games, not milliseconds).\n"
+      "The aggregate covers every game or none: a database keeps what its first import chose, so one made\n"
+      "with the option never has it, and one made without keeps adding every game to it (that costs a\n"
+      "few % of an import's time). To have both for all games, export and import into a new database.\n"
       "Example: qipu import games.pgn.zst && qipu export | head");
   cmd->callback([o] { run_import(*o); });
 }

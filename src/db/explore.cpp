@@ -175,6 +175,14 @@ int units_off_start(const Position& pos) {
   return 32 - home;
 }
 
+bool aggregated(const Position& pos) {
+  // Units on their start squares stand on their side's first two ranks: most positions of
+  // a game are past the depth, and this bound tells them for a popcount, where the full
+  // count takes twelve.
+  constexpr Bitboard HomeRanks = 0xffff00000000ffffULL;
+  return 32 - popcount(pos.pieces() & HomeRanks) <= AggregateDepth && units_off_start(pos) <= AggregateDepth;
+}
+
 bool past_aggregate(const Position& pos) {
   int pawns_home = popcount(pos.pieces(White, Pawn) & StartSquares[White][Pawn]) +
                    popcount(pos.pieces(Black, Pawn) & StartSquares[Black][Pawn]);
@@ -184,8 +192,9 @@ bool past_aggregate(const Position& pos) {
 void add_aggregate_position(AggregatePositions& list, const Position& pos, std::uint8_t symbol) {
   if (!aggregated(pos)) return;
   Key k = pos.key();
-  for (const auto& p : list)
-    if (p.first == k) return;
+  auto back = std::ptrdiff_t(std::min<std::size_t>(list.size(), pos.halfmove_clock()));
+  for (auto p = list.end() - back; p != list.end(); ++p)
+    if (p->first == k) return;
   list.emplace_back(k, symbol);
 }
 

@@ -116,3 +116,14 @@ CREATE INDEX IF NOT EXISTS game_black ON game(black);
 -- that opening a database made before them for writing adds them.
 CREATE TABLE IF NOT EXISTS player_merge (a TEXT NOT NULL, b TEXT NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS player_split (name TEXT PRIMARY KEY) WITHOUT ROWID;
+
+-- The duplicate hashes of the stored games (game::duplicate_key), 8 bytes each,
+-- little-endian, a row for a range of game ids, written with the games: an import reads
+-- them in one pass at its start instead of hashing every stored game from its rows
+-- (bench/bench_import.md, 2026-12-02). Games no row covers (stored before this table, or
+-- by an older qipu) are hashed from their rows by the next import, and their row written.
+CREATE TABLE IF NOT EXISTS game_hash (
+  first_game INTEGER PRIMARY KEY,
+  last_game  INTEGER NOT NULL,
+  hashes     BLOB NOT NULL
+);

@@ -146,9 +146,12 @@ std::string schema_section(std::string_view marker) {
 // The schema's CREATE INDEX statements for the game table.
 std::string game_index_sql() { return schema_section("-- @game-indexes"); }
 
+// The explorer's aggregate's tables (schema.sql's @explore section).
+void create_aggregate(Connection& db) { db.exec(schema_section("-- @explore")); }
+
 // Version 2 to 3: the explorer's aggregate, filled from the stored games.
 void upgrade_to_3(Connection& db) {
-  db.exec(schema_section("-- @explore"));
+  create_aggregate(db);
   build_aggregate(db);
   db.exec("PRAGMA user_version = 3");
 }
@@ -252,11 +255,12 @@ std::unique_ptr<Connection> open_database(const std::string& path, Connection::M
   return db;
 }
 
-void GameEncoder::move(const Position& before, Move m) {
+void GameEncoder::move(const Position& before, Move m, bool aggregate) {
   if (!error_.empty()) return;
   if (keys_.empty()) {  // room for most games at once: growing by doubling cost ~1,500 instructions a game
     symbols_.reserve(ReservedPlies);
     keys_.reserve(ReservedPlies);
+    past_aggregate_ = !aggregate;
   }
   try {
     auto symbol = move_symbol(before, m);
@@ -267,13 +271,13 @@ void GameEncoder::move(const Position& before, Move m) {
   } catch (const DbError& err) { error_ = err.what(); }
 }
 
-Result<EncodedGame> GameEncoder::finish(const game::GameRecord& rec, const Position& final_position) {
+Result<EncodedGame> GameEncoder::finish(const game::GameRecord& rec, const Position& final_position, bool aggregate) {
   if (!error_.empty()) return Failure{error_};
   EncodedGame e;
   try {
     e.keys = std::move(keys_);
     e.keys.push_back(final_position.key());
-    if (!past_aggregate_) add_aggregate_position(explore_, final_position, EndSymbol);
+    if (aggregate && !past_aggregate_) add_aggregate_position(explore_, final_position, EndSymbol);
     e.explore = std::move(explore_);
     e.material = material_signature(final_position);
     e.moves = pack_symbols(symbols_);
@@ -282,11 +286,13 @@ Result<EncodedGame> GameEncoder::finish(const game::GameRecord& rec, const Posit
   return e;
 }
 
-void encode_while_replaying(game::PipelineCallbacks<GameEncoding>& cb, const EcoTable* eco) {
-  cb.move = [](game::GameRecord&, GameEncoding& g, const Position& before, Move m) { g.encoder.move(before, m); };
-  cb.prepare = [eco](game::GameRecord& rec, GameEncoding& g) {
+void encode_while_replaying(game::PipelineCallbacks<GameEncoding>& cb, const EcoTable* eco, bool aggregate) {
+  cb.move = [aggregate](game::GameRecord&, GameEncoding& g, const Position& before, Move m) {
+    g.encoder.move(before, m, aggregate);
+  };
+  cb.prepare = [eco, aggregate](game::GameRecord& rec, GameEncoding& g) {
     if (!rec.valid()) return;
-    Result<EncodedGame>& rows = g.rows.emplace(g.encoder.finish(rec, rec.final_position));
+    Result<EncodedGame>& rows = g.rows.emplace(g.encoder.finish(rec, rec.final_position, aggregate));
     if (const Opening* op = eco && rows ? eco->classify(rows->keys) : nullptr) {
       rows->eco = op->eco;
       rows->opening = op->name;
@@ -412,7 +418,7 @@ void bind_nonempty(Statement& st, int col, std::string_view v, bool blob = false
 
 struct Importer::Statements {
   Statement add_player, add_event, add_site, add_source, add_opening, add_material;
-  Statement add_game, add_tag, add_reject, add_unindexed;
+  Statement add_game, add_tag, add_reject, add_unindexed, add_hashes;
   explicit Statements(Connection& db)
       : add_player(db.prepare("INSERT INTO player(name) VALUES (?)")),
         add_event(db.prepare("INSERT INTO event(name) VALUES (?)")),
@@ -429,7 +435,8 @@ struct Importer::Statements {
         add_reject(
             db.prepare("INSERT OR IGNORE INTO reject(source, offset, game_index, white, black, text, errors, encoding) "
                        "VALUES (?,?,?,?,?,?,?,?)")),
-        add_unindexed(db.prepare("INSERT INTO unindexed(first_game, last_game) VALUES (?, ?)")) {}
+        add_unindexed(db.prepare("INSERT INTO unindexed(first_game, last_game) VALUES (?, ?)")),
+        add_hashes(db.prepare("INSERT INTO game_hash(first_game, last_game, hashes) VALUES (?, ?, ?)")) {}
 };
 
 namespace {
@@ -536,13 +543,17 @@ Importer::Importer(Connection& db, ImportOptions options) : db_(db), opt_(option
   load_names(materials_, "SELECT id, name FROM material");
   load_names(openings_, "SELECT id, name || char(31) || variation FROM opening");
   existing_ = max_game_id(db_);
-  if (existing_ == 0) drop_game_indexes();
-  if (!opt_.allow_duplicates && existing_ != 0) load_hashes();
+  if (existing_ == 0) {
+    drop_game_indexes();
+    choose_aggregate();
+  }
+  aggregate_ = has_aggregate(db_);
   if (wal_file(db_)) {
     checkpointer_ = std::make_unique<Checkpointer>(db_.path());
     db_.exec("PRAGMA wal_autocheckpoint = 0");
   }
   begin();
+  if (!opt_.allow_duplicates && existing_ != 0) load_hashes();
 }
 
 Importer::~Importer() {
@@ -592,23 +603,99 @@ void Importer::load_names(NameIds& cache, const char* sql) {
   while (st.step()) cache.emplace(st.text(1), st.int64(0));
 }
 
+namespace {
+
+// Games a row of game_hash holds at most (512 KB).
+constexpr std::size_t HashesPerRow = std::size_t(1) << 16;
+
+void put_hash(std::string& out, std::uint64_t h) {
+  for (int i = 0; i < 8; ++i, h >>= 8) out += char(h & 0xff);
+}
+
+std::uint64_t get_hash(const char* p) {
+  std::uint64_t h = 0;
+  for (int i = 7; i >= 0; --i) h = h << 8 | static_cast<unsigned char>(p[i]);
+  return h;
+}
+
+// The ids in [1, last] that no range covers, as ranges.
+std::vector<IdRange> uncovered(std::vector<IdRange> covered, std::int64_t last) {
+  std::sort(covered.begin(), covered.end(), [](const IdRange& a, const IdRange& b) { return a.first < b.first; });
+  std::vector<IdRange> gaps;
+  std::int64_t next = 1;  // the first id not yet known to be covered
+  for (const auto& r : covered) {
+    if (r.first > next) gaps.push_back({next, std::min(r.first - 1, last)});
+    next = std::max(next, r.last + 1);
+    if (next > last) return gaps;
+  }
+  if (next <= last) gaps.push_back({next, last});
+  return gaps;
+}
+
+}  // namespace
+
 void Importer::load_hashes() {
-  auto st = db_.prepare(
-      "SELECT w.name, b.name, e.name, s.name, g.date_sort, g.date_text, g.round, g.result, g.start_fen, g.moves, "
-      "g.movetext_result FROM game g LEFT JOIN player w ON w.id = g.white LEFT JOIN player b ON b.id = g.black "
-      "LEFT JOIN event e ON e.id = g.event LEFT JOIN site s ON s.id = g.site");
   hashes_.reserve(std::size_t(existing_));
+  std::vector<IdRange> covered;
+  auto rows = db_.prepare("SELECT first_game, last_game, hashes FROM game_hash");
+  while (rows.step()) {
+    std::string_view blob = rows.blob(2);
+    for (std::size_t at = 0; at + 8 <= blob.size(); at += 8) hashes_.insert(get_hash(blob.data() + at));
+    covered.push_back({rows.int64(0), rows.int64(1)});
+  }
+  for (const auto& gap : uncovered(std::move(covered), existing_)) hash_stored_games(gap);
+}
+
+// Hashes the stored games of a range of ids from their rows, as an import hashes a new
+// game from its record, and writes their game_hash rows.
+void Importer::hash_stored_games(const IdRange& ids) {
+  auto st = db_.prepare(
+      "SELECT g.id, w.name, b.name, e.name, s.name, g.date_sort, g.date_text, g.round, g.result, g.start_fen, "
+      "g.moves, g.movetext_result FROM game g LEFT JOIN player w ON w.id = g.white LEFT JOIN player b ON b.id = "
+      "g.black LEFT JOIN event e ON e.id = g.event LEFT JOIN site s ON s.id = g.site WHERE g.id BETWEEN ? AND ? "
+      "ORDER BY g.id");
+  st.bind(1, ids.first).bind(2, ids.last);
   char date[10];
   while (st.step()) {
-    game::GameIdentity g{column_text(st, 0), column_text(st, 1), column_text(st, 2), column_text(st, 3),
-                         column_text(st, 5), column_text(st, 6), column_text(st, 7), column_text(st, 8),
-                         st.text(10),        st.blob(9)};
-    if (!g.date && !st.is_null(4)) {  // the Date tag as written, which written_date gives back
-      format_date(st.int64(4), date);
+    game::GameIdentity g{column_text(st, 1), column_text(st, 2), column_text(st, 3), column_text(st, 4),
+                         column_text(st, 6), column_text(st, 7), column_text(st, 8), column_text(st, 9),
+                         st.text(11),        st.blob(10)};
+    if (!g.date && !st.is_null(5)) {  // the Date tag as written, which written_date gives back
+      format_date(st.int64(5), date);
       g.date = std::string_view(date, sizeof date);
     }
-    hashes_.insert(game::duplicate_key(g));
+    std::uint64_t h = game::duplicate_key(g);
+    hashes_.insert(h);
+    keep_hash(st.int64(0), h);
   }
+  flush_hashes();
+}
+
+// Adds a stored game's hash to the pending game_hash row; games come in id order.
+void Importer::keep_hash(std::int64_t id, std::uint64_t hash) {
+  if (pending_hashes_.first == 0) pending_hashes_.first = id;
+  pending_hashes_.last = id;
+  put_hash(pending_hashes_.bytes, hash);
+  if (pending_hashes_.bytes.size() >= 8 * HashesPerRow) flush_hashes();
+}
+
+void Importer::flush_hashes() {
+  if (pending_hashes_.first == 0) return;
+  st_->add_hashes.bind(1, pending_hashes_.first).bind(2, pending_hashes_.last);
+  st_->add_hashes.bind_blob_static(3, pending_hashes_.bytes).run();
+  pending_hashes_.first = pending_hashes_.last = 0;
+  pending_hashes_.bytes.clear();
+}
+
+// A database without games takes the explorer's aggregate with the position index and
+// leaves it out without (--no-position-index: no position data at all); later imports
+// keep that, so that the aggregate always covers every game (keeps_aggregate).
+void Importer::choose_aggregate() {
+  if (opt_.position_index == has_aggregate(db_)) return;
+  if (opt_.position_index)
+    create_aggregate(db_);
+  else
+    db_.exec("DROP TABLE explore_posting; DROP TABLE explore_segment");
 }
 
 // Into an empty table, indexes are cheaper made once at the end, from sorted input that
@@ -671,7 +758,8 @@ RosterRow Importer::roster_row(const game::GameRecord& rec, const RosterTags& ro
 void Importer::add(const std::string& source, const game::GameRecord& rec, const EncodedGame& enc) {
   RosterTags roster(rec);
   RosterRow r = roster_row(rec, roster);
-  if (!opt_.allow_duplicates && !hashes_.insert(game::duplicate_key(game::identity_of(rec, enc.moves)))) {
+  std::uint64_t hash = game::duplicate_key(game::identity_of(rec, enc.moves));
+  if (!opt_.allow_duplicates && !hashes_.insert(hash)) {
     ++stats_.duplicates;
     return;
   }
@@ -706,9 +794,11 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
   g.bind(23, std::int64_t(rec.start.offset));
   g.run();
   std::int64_t id = db_.last_insert_id();
+  keep_hash(id, hash);
   for (auto [seq, i] : other.rows)
     s.add_tag.bind(1, id).bind(2, seq).bind_static(3, rec.tags[i].first).bind_static(4, rec.tags[i].second).run();
-  explore_.add(id, enc.explore, {r.result.value_or(std::string_view()), {other.elo[0], other.elo[1]}, r.date_sort});
+  if (aggregate_)
+    explore_.add(id, enc.explore, {r.result.value_or(std::string_view()), {other.elo[0], other.elo[1]}, r.date_sort});
   if (opt_.position_index)
     index_.add_game(enc.keys, id);
   else
@@ -745,6 +835,7 @@ void Importer::flush_index() {
 
 void Importer::commit_batch() {
   flush_index();
+  flush_hashes();
   if (opt_.position_index) merge_position_index(db_);
   explore_.flush(db_);
   // A batch's entries in game_white and game_black land all over those indexes, a page
@@ -767,6 +858,7 @@ void Importer::commit_batch() {
 
 void Importer::finish() {
   flush_index();
+  flush_hashes();
   // Runs are merged by size only, as after each batch: merging the import's level-0 runs
   // into one here rewrote its whole index and aggregate (up to 16 M entries) at the end of
   // every import, half of the CPU of one into an empty database (bench_import.md, 2026-12-01).

@@ -33,7 +33,8 @@ constexpr std::uint64_t AggregateRunBase = 1u << 17;
 
 // How many of the 32 units stand off their start squares (moved, or captured).
 int units_off_start(const Position& pos);
-[[nodiscard]] inline bool aggregated(const Position& pos) { return units_off_start(pos) <= AggregateDepth; }
+// Whether the aggregate keeps the position: units_off_start(pos) <= AggregateDepth.
+bool aggregated(const Position& pos);
 // True when no position after this one in a game can be aggregated: pawns never return
 // to their start squares and captured units never come back.
 bool past_aggregate(const Position& pos);
@@ -41,7 +42,9 @@ bool past_aggregate(const Position& pos);
 // A game's aggregated positions, each at its first occurrence, with the symbol of the
 // move the game played from it (EndSymbol where the game ended).
 using AggregatePositions = std::vector<std::pair<Key, std::uint8_t>>;
-// Adds a position to a game's list unless it is there already (or not aggregated).
+// Adds a position to a game's list unless it is there already (or not aggregated). The
+// list holds the game's positions in order, at most one a ply: a position can only repeat
+// one of the last halfmove_clock() plies, and only those entries are looked at.
 void add_aggregate_position(AggregatePositions& list, const Position& pos, std::uint8_t symbol);
 
 // What of a game the aggregate counts.
@@ -76,7 +79,9 @@ class ExploreWriter {
   std::vector<Game> games_;
 };
 
-// True when the database keeps the aggregate (schema 3 on).
+// True when the database keeps the aggregate: schema 3 on, unless its first games were
+// imported without the position index (Importer::keeps_aggregate). An aggregate covers
+// every game of its database; without one, explore scans.
 bool has_aggregate(Connection& db);
 // Fills the aggregate from the stored games (a database made before it), in batches.
 void build_aggregate(Connection& db);

@@ -45,10 +45,13 @@ struct EncodedGame {
 // second time.
 class GameEncoder {
  public:
-  void move(const Position& before, Move m);  // each mainline move, in order
+  // Each mainline move, in order. `aggregate` false leaves out the explorer's positions
+  // (EncodedGame::explore), for a database without the aggregate; the same for every move
+  // of a game and for its finish.
+  void move(const Position& before, Move m, bool aggregate = true);
   // After the replay: the rest of the EncodedGame, or why the game cannot be stored (it
   // is then a reject).
-  Result<EncodedGame> finish(const game::GameRecord& rec, const Position& final_position);
+  Result<EncodedGame> finish(const game::GameRecord& rec, const Position& final_position, bool aggregate = true);
 
  private:
   static constexpr std::size_t ReservedPlies = 160;
@@ -70,8 +73,9 @@ struct GameEncoding {
 class EcoTable;  // db/eco.hpp
 // Sets the callbacks that encode each game while it is replayed (`move`) and finish the
 // valid ones on their worker (`prepare`), naming their openings from `eco` when given
-// (qipu import, qipu serve's uploads).
-void encode_while_replaying(game::PipelineCallbacks<GameEncoding>& cb, const EcoTable* eco);
+// (qipu import, qipu serve's uploads), with the explorer's positions when `aggregate`
+// (Importer::keeps_aggregate).
+void encode_while_replaying(game::PipelineCallbacks<GameEncoding>& cb, const EcoTable* eco, bool aggregate = true);
 // The same for a replayed record, replaying its mainline once more.
 Result<EncodedGame> encode_game(const game::GameRecord& rec);
 
@@ -121,7 +125,7 @@ struct ImportStats {
 
 // killed import leaves only whole games, and compacts the position index at the end.
 // Names are interned in memory, all of them read when it starts; so are the duplicate
-// hashes, computed from the stored rows.
+// hashes, read from the game_hash table written with the games.
 class Importer {
  public:
   // Adds the reject table's encoding column to a database made before it existed.
@@ -132,6 +136,11 @@ class Importer {
   // Commits what is pending and merges the position index.
   void finish();
   [[nodiscard]] const ImportStats& stats() const { return stats_; }
+  // Whether this database keeps the explorer's aggregate, so that add() needs each game's
+  // EncodedGame::explore. A database takes it or leaves it with its first games (an import
+  // without the position index leaves it out) and keeps that for good: the aggregate
+  // covers every game or is not there (db/explore.hpp).
+  [[nodiscard]] bool keeps_aggregate() const { return aggregate_; }
 
  private:
   struct NameHash {
@@ -142,7 +151,11 @@ class Importer {
 
   void load_names(NameIds& cache, const char* sql);
   void load_hashes();
+  void hash_stored_games(const IdRange& ids);
+  void keep_hash(std::int64_t id, std::uint64_t hash);
+  void flush_hashes();
   void drop_game_indexes();
+  void choose_aggregate();
   std::int64_t intern(NameIds& cache, Statement& insert, std::string_view name);
   std::int64_t intern_opening(const std::string& name, const std::string& variation);
   RosterRow roster_row(const game::GameRecord& rec, const RosterTags& roster);
@@ -157,7 +170,12 @@ class Importer {
   std::size_t in_batch_ = 0;
   bool remake_indexes_ = false;
   std::int64_t existing_ = 0;  // the largest game id when the import started
+  bool aggregate_ = true;      // keeps_aggregate()
   HashSet64 hashes_;
+  struct {
+    std::int64_t first = 0, last = 0;  // 0: none yet
+    std::string bytes;                 // 8 a game
+  } pending_hashes_;                   // the game_hash row being written
   NameIds players_, events_, sites_, sources_, openings_, materials_;
   struct Statements;
   std::unique_ptr<Statements> st_;
