@@ -8,7 +8,10 @@
 #
 # Environment: QIPU (default ./build/qipu), DB (default /tmp/qipu-scale.db; removed first),
 # OUT (default bench/bench_scale: OUT.tsv, OUT.svg), IMPORT_ARGS (e.g. --no-position-index),
-# RUNS (query runs, default 5; the mean is shown). Needs hyperfine, sqlite3, gnuplot-nox.
+# RUNS (query runs, default 5; the mean is shown), PREGEN (default 1: each step's games are
+# written to a file in the temporary folder first, untimed, so that make_corpus's mawk does
+# not compete with the import for the cores; 0 pipes them in as it makes them), TMPDIR (where
+# that file goes: about 700 MB a million games). Needs hyperfine, sqlite3, gnuplot-nox.
 set -euo pipefail
 n=${1:-10000000}
 step=${2:-1000000}
@@ -80,8 +83,15 @@ for q in "${names[@]}"; do header+="\t${q}_ms\t${q}_cpu_ms"; done
 printf "$header\n" | tee "$out.tsv"
 for ((done_ = 0; done_ < n; done_ += step)); do
   this=$(( n - done_ < step ? n - done_ : step ))
-  "$here/make_corpus" "$this" "$done_" |
-    /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$qipu" import --db "$db" ${IMPORT_ARGS:-} - > "$tmp/import" || true
+  input=-
+  if [[ ${PREGEN:-1} != 0 ]]; then
+    input=$tmp/step.pgn
+    "$here/make_corpus" "$this" "$done_" > "$input"
+  fi
+  # shellcheck disable=SC2086 # IMPORT_ARGS holds options
+  if [[ $input == - ]]; then "$here/make_corpus" "$this" "$done_"; fi |
+    /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$qipu" import --db "$db" ${IMPORT_ARGS:-} "$input" > "$tmp/import" || true
+  rm -f "$tmp/step.pgn"
   read -r wall user sys rss <<< "$(tail -1 "$tmp/time")"
   games=$(sqlite3 "$db" "SELECT count(*) FROM game")
   bytes=$(stat -c %s "$db")

@@ -19,9 +19,17 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
+#include <tuple>
 #include <vector>
 
 #include "qipu/db/position_index.hpp"
@@ -40,39 +48,27 @@ struct Tables {
   const char* posting;  // id, segment, first_key, last_key, data
 };
 
-// Writes entries in sorted order as chunks of one new run, as they come. The codec is an
-// object so that one may carry state (the position index's batch encodes game ids as
-// offsets from the batch's first); codecs of static functions are called the same way.
+// Cuts entries, given in sorted order, into chunks and hands each to `emit` (its first and
+// last sql_key, its bytes and how many entries it holds). The codec is an object so that one
+// may carry state (the position index's batch encodes game ids as offsets from the batch's
+// first); codecs of static functions are called the same way.
 template <class Codec>
-class Writer {
+class Chunker {
  public:
   using Entry = typename Codec::Entry;
-  Writer(Connection& db, Tables t, Codec codec = {})
-      : db_(db),
-        t_(t),
-        codec_(codec),
-        ins_(db.prepare(std::string("INSERT INTO ") + t.posting +
-                        "(segment, first_key, last_key, data) VALUES (?, ?, ?, ?)")) {
-    db.prepare(std::string("INSERT INTO ") + t.segment + "(entries) VALUES (0)").run();
-    id_ = db.last_insert_id();
-  }
+  using Emit = std::function<void(std::int64_t first, std::int64_t last, const std::string& data, std::size_t n)>;
+  Chunker(Codec codec, Emit emit) : codec_(codec), emit_(std::move(emit)) {}
   void add(const Entry& e) {
     buffer_.push_back(e);
     if (buffer_.size() >= BufferedChunks * Codec::ChunkEntries) write_buffer(false);
   }
-  // Sorted entries that follow those added before: written from the caller's array, not copied.
+  // Sorted entries that follow those added before: cut from the caller's array, not copied.
   void add(const Entry* begin, const Entry* end) {
     if (buffer_.empty()) begin = write_chunks(begin, end, false);
     buffer_.insert(buffer_.end(), begin, end);
     if (buffer_.size() >= BufferedChunks * Codec::ChunkEntries) write_buffer(false);
   }
-  void finish() {
-    write_buffer(true);
-    db_.prepare(std::string("UPDATE ") + t_.segment + " SET entries = ? WHERE id = ?")
-        .bind(1, std::int64_t(count_))
-        .bind(2, id_)
-        .run();
-  }
+  void finish() { write_buffer(true); }
 
  private:
   // Entries are kept until a few chunks' worth can be written, so that moving the rest to
@@ -87,9 +83,7 @@ class Writer {
     while (begin != end && (last || std::size_t(end - begin) >= Codec::ChunkEntries)) {
       const Entry* window = begin + std::min<std::size_t>(std::size_t(end - begin), Codec::ChunkEntries);
       const Entry* stop = codec_.encode(begin, window, data_);
-      ins_.bind(1, id_).bind(2, codec_.sql_key(*begin)).bind(3, codec_.sql_key(stop[-1]));
-      ins_.bind_blob(4, data_.data(), data_.size()).run();
-      count_ += std::size_t(stop - begin);
+      emit_(codec_.sql_key(*begin), codec_.sql_key(stop[-1]), data_, std::size_t(stop - begin));
       begin = stop;
     }
     return begin;
@@ -99,14 +93,51 @@ class Writer {
     buffer_.erase(buffer_.begin(), buffer_.begin() + (rest - buffer_.data()));
   }
 
-  Connection& db_;
-  Tables t_;
   Codec codec_;
-  Statement ins_;
-  std::int64_t id_;
-  std::uint64_t count_ = 0;
+  Emit emit_;
   std::vector<Entry> buffer_;
   std::string data_;
+};
+
+// Writes entries in sorted order as chunks of one new run, as they come (or chunks another
+// thread cut, with put).
+template <class Codec>
+class Writer {
+ public:
+  using Entry = typename Codec::Entry;
+  Writer(Connection& db, Tables t, Codec codec = {})
+      : db_(db),
+        t_(t),
+        ins_(db.prepare(std::string("INSERT INTO ") + t.posting +
+                        "(segment, first_key, last_key, data) VALUES (?, ?, ?, ?)")),
+        chunks_(codec, [this](std::int64_t first, std::int64_t last, const std::string& data, std::size_t n) {
+          put(first, last, data, n);
+        }) {
+    db.prepare(std::string("INSERT INTO ") + t.segment + "(entries) VALUES (0)").run();
+    id_ = db.last_insert_id();
+  }
+  void add(const Entry& e) { chunks_.add(e); }
+  void add(const Entry* begin, const Entry* end) { chunks_.add(begin, end); }
+  // A chunk of n entries, cut by a Chunker of the same codec.
+  void put(std::int64_t first, std::int64_t last, const std::string& data, std::size_t n) {
+    ins_.bind(1, id_).bind(2, first).bind(3, last).bind_blob(4, data.data(), data.size()).run();
+    count_ += n;
+  }
+  void finish() {
+    chunks_.finish();
+    db_.prepare(std::string("UPDATE ") + t_.segment + " SET entries = ? WHERE id = ?")
+        .bind(1, std::int64_t(count_))
+        .bind(2, id_)
+        .run();
+  }
+
+ private:
+  Connection& db_;
+  Tables t_;
+  Statement ins_;
+  Chunker<Codec> chunks_;
+  std::int64_t id_;
+  std::uint64_t count_ = 0;
 };
 
 namespace detail {
@@ -149,36 +180,6 @@ void sort_by_key(std::vector<T>& v, KeyOf key, Less less) {
   }
 }
 
-// Reads one run's entries in order, a chunk at a time.
-template <class Codec>
-class Cursor {
- public:
-  using Entry = typename Codec::Entry;
-  Cursor(Connection& db, Tables t, std::int64_t segment)
-      : st_(db.prepare(std::string("SELECT first_key, data FROM ") + t.posting +
-                       " WHERE segment = ? ORDER BY last_key, id")) {
-    st_.bind(1, segment);
-    advance();
-  }
-  [[nodiscard]] bool done() const { return at_ >= chunk_.size(); }
-  [[nodiscard]] const Entry& current() const { return chunk_[at_]; }
-  void advance() {
-    if (++at_ < chunk_.size()) return;
-    chunk_.clear();
-    at_ = 0;
-    if (!st_.step()) return;
-    Codec::decode(st_.int64(0), st_.blob(1), [&](const Entry& e) {
-      chunk_.push_back(e);
-      return true;
-    });
-  }
-
- private:
-  Statement st_;
-  std::vector<Entry> chunk_;
-  std::size_t at_ = std::size_t(-1);
-};
-
 struct Runs {
   std::vector<std::int64_t> ids;
   std::vector<std::uint64_t> sizes;
@@ -194,30 +195,175 @@ inline Runs list(Connection& db, Tables t) {
   return r;
 }
 
-// A k-way merge of the newest n runs (oldest first) into one new run, a chunk of each in
-// memory at a time; entries the codec combines become one. Ties go to the older run.
+// The entries of one run, decoded a chunk at a time from the chunks it is given.
+template <class Codec>
+struct RunBuffer {
+  std::deque<std::pair<std::int64_t, std::string>> chunks;  // first key, data: not decoded yet
+  bool ended = false;                                       // no more chunks will come
+  std::vector<typename Codec::Entry> entries;
+  std::size_t at = 0;
+};
+
+// The CPU of a merge (decoding the runs' chunks, the k-way merge, encoding the merged
+// run's) on a thread of its own, while the caller's thread reads the runs' chunks from the
+// database and inserts the merged run's (the connection is not shared). Merges were a fifth
+// of the importer's thread at 3 M games and grow with the database, while the import's
+// workers, which wait for that thread, had half of their time idle (bench_import.md,
+// 2026-12-02). Chunks are given in the order of their first keys, so that a run the merge
+// waits for is never behind chunks that wait for room.
+template <class Codec>
+class ParallelMerge {
+ public:
+  using Entry = typename Codec::Entry;
+  using Chunk = std::tuple<std::int64_t, std::int64_t, std::string, std::size_t>;  // first, last, data, n
+  explicit ParallelMerge(std::size_t runs) : runs_(runs), thread_([this] { run(); }) {}
+  ~ParallelMerge() {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  // The next chunk of run i; waits while many are queued and the merge needs none of them.
+  void give(std::size_t i, std::int64_t first_key, std::string data) {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return queued_ < MaxQueued || starved_ || stop_; });
+    runs_[i].chunks.emplace_back(first_key, std::move(data));
+    ++queued_;
+    cv_.notify_all();
+  }
+  void end(std::size_t i) {
+    std::lock_guard lock(mu_);
+    runs_[i].ended = true;
+    cv_.notify_all();
+  }
+  // Moves the merged chunks cut so far into `out`; false once the merge is over and all are taken.
+  bool take(std::vector<Chunk>& out, bool wait) {
+    std::unique_lock lock(mu_);
+    if (wait) cv_.wait(lock, [&] { return !out_.empty() || done_; });
+    if (error_) std::rethrow_exception(error_);
+    for (auto& c : out_) out.push_back(std::move(c));
+    out_.clear();
+    cv_.notify_all();
+    return !(done_ && out.empty());
+  }
+
+ private:
+  static constexpr std::size_t MaxQueued = 256;  // chunks given, not yet decoded: about 512 KB
+
+  // The current entry of run i, decoding its next chunk when needed; nullptr at its end.
+  const Entry* current(RunBuffer<Codec>& r) {
+    if (r.at < r.entries.size()) return &r.entries[r.at];
+    std::pair<std::int64_t, std::string> chunk;
+    {
+      std::unique_lock lock(mu_);
+      starved_ = r.chunks.empty() && !r.ended;
+      if (starved_) cv_.notify_all();
+      cv_.wait(lock, [&] { return !r.chunks.empty() || r.ended || stop_; });
+      starved_ = false;
+      if (r.chunks.empty()) return nullptr;
+      chunk = std::move(r.chunks.front());
+      r.chunks.pop_front();
+      --queued_;
+      cv_.notify_all();
+    }
+    r.entries.clear();
+    r.at = 0;
+    Codec::decode(chunk.first, chunk.second, [&](const Entry& e) {
+      r.entries.push_back(e);
+      return true;
+    });
+    return r.entries.empty() ? current(r) : &r.entries[0];
+  }
+
+  // Not bounded: the caller's thread takes the cut chunks after each chunk it gives, and the
+  // merge cuts no more than it was given.
+  void emit(std::int64_t first, std::int64_t last, const std::string& data, std::size_t n) {
+    std::lock_guard lock(mu_);
+    out_.emplace_back(first, last, data, n);
+    cv_.notify_all();
+  }
+
+  // The k-way merge: ties go to the older run; entries the codec combines become one.
+  void run() {
+    try {
+      Chunker<Codec> out(
+          Codec{}, [this](std::int64_t f, std::int64_t l, const std::string& d, std::size_t n) { emit(f, l, d, n); });
+      std::optional<Entry> pending;
+      std::vector<const Entry*> heads(runs_.size());
+      for (std::size_t i = 0; i < runs_.size(); ++i) heads[i] = current(runs_[i]);
+      for (;;) {
+        std::size_t best = runs_.size();
+        for (std::size_t i = 0; i < runs_.size(); ++i)
+          if (heads[i] && (best == runs_.size() || Codec::less(*heads[i], *heads[best]))) best = i;
+        if (best == runs_.size() || stop_) break;
+        if (!pending || !Codec::combine(*pending, *heads[best])) {
+          if (pending) out.add(*pending);
+          pending = *heads[best];
+        }
+        ++runs_[best].at;
+        heads[best] = current(runs_[best]);
+      }
+      if (pending && !stop_) out.add(*pending);
+      if (!stop_) out.finish();
+    } catch (...) {
+      std::lock_guard lock(mu_);
+      error_ = std::current_exception();
+    }
+    std::lock_guard lock(mu_);
+    done_ = true;
+    cv_.notify_all();
+  }
+  std::vector<RunBuffer<Codec>> runs_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::size_t queued_ = 0;
+  bool starved_ = false, done_ = false;
+  std::atomic<bool> stop_ = false;  // the caller gave up (an error): set under mu_, read without
+  std::deque<Chunk> out_;
+  std::exception_ptr error_;
+  std::thread thread_;  // last: starts once the rest is made
+};
+
+// A k-way merge of the newest n runs (oldest first) into one new run, a few chunks of each in
+// memory at a time (ParallelMerge); entries the codec combines become one. Ties go to the
+// older run.
 template <class Codec>
 void merge_newest(Connection& db, Tables t, const Runs& r, std::size_t n) {
-  using Entry = typename Codec::Entry;
   std::vector<std::int64_t> ids(r.ids.end() - std::ptrdiff_t(n), r.ids.end());
-  std::vector<std::unique_ptr<Cursor<Codec>>> cursors;
-  for (auto id : ids) cursors.push_back(std::make_unique<Cursor<Codec>>(db, t, id));
-  Writer<Codec> out(db, t);
-  std::optional<Entry> pending;
-  for (;;) {
-    Cursor<Codec>* best = nullptr;
-    for (auto& c : cursors)
-      if (!c->done() && (!best || Codec::less(c->current(), best->current()))) best = c.get();
-    if (!best) break;
-    if (!pending || !Codec::combine(*pending, best->current())) {
-      if (pending) out.add(*pending);
-      pending = best->current();
-    }
-    best->advance();
+  std::vector<Statement> reads;
+  for (auto id : ids) {
+    reads.push_back(db.prepare(std::string("SELECT first_key, data FROM ") + t.posting +
+                               " WHERE segment = ? ORDER BY last_key, id"));
+    reads.back().bind(1, id);
   }
-  if (pending) out.add(*pending);
+  Writer<Codec> out(db, t);
+  ParallelMerge<Codec> merge(n);
+  std::vector<typename ParallelMerge<Codec>::Chunk> cut;
+  auto insert = [&](bool wait) {
+    bool more = merge.take(cut, wait);
+    for (auto& [first, last, data, count] : cut) out.put(first, last, data, count);
+    cut.clear();
+    return more;
+  };
+  // The runs' next chunks, given in the order of their first keys (ties: the older run).
+  std::vector<bool> has(n);
+  for (std::size_t i = 0; i < n; ++i)
+    if (!(has[i] = reads[i].step())) merge.end(i);
+  for (;;) {
+    std::size_t next = n;
+    for (std::size_t i = 0; i < n; ++i)
+      if (has[i] && (next == n || reads[i].int64(0) < reads[next].int64(0))) next = i;
+    if (next == n) break;
+    auto data = reads[next].blob(1);
+    merge.give(next, reads[next].int64(0), std::string(data));
+    if (!(has[next] = reads[next].step())) merge.end(next);
+    insert(false);
+  }
+  reads.clear();
+  while (insert(true)) {}
   out.finish();
-  cursors.clear();
   auto del_postings = db.prepare(std::string("DELETE FROM ") + t.posting + " WHERE segment = ?");
   auto del_segment = db.prepare(std::string("DELETE FROM ") + t.segment + " WHERE id = ?");
   for (auto id : ids) {

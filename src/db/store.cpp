@@ -11,8 +11,10 @@
 #include <cctype>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 #include <thread>
 #include <utility>
 
@@ -447,6 +449,82 @@ std::int64_t max_game_id(Connection& db) {
 
 }  // namespace
 
+// Copies the WAL's committed pages into the database file (a PASSIVE checkpoint) on a
+// thread and connection of its own, after each batch's commit, while the importer's thread
+// goes on with the next batch: done in the commit, as SQLite's automatic checkpoint does,
+// it was about two thirds of the commit's time and 5 us a game on the thread that limits
+// the import's speed (bench_import.md, 2026-12-02). What a killed import keeps is the
+// same: a checkpoint copies only committed pages, and the WAL keeps them until it has.
+class Importer::Checkpointer {
+ public:
+  explicit Checkpointer(const std::string& path) : db_(path, Connection::Mode::ReadWrite) {
+    // A connection opens the WAL with its first read; until then a checkpoint does nothing.
+    db_.exec("SELECT count(*) FROM sqlite_master");
+    thread_ = std::thread([this] { run(); });
+  }
+  ~Checkpointer() {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  void request() {
+    {
+      std::lock_guard lock(mu_);
+      pending_ = true;
+    }
+    cv_.notify_all();
+  }
+  // Waits until the requested checkpoints are done.
+  void wait() {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return !pending_ && !busy_; });
+  }
+
+ private:
+  void run() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [&] { return pending_ || stop_; });
+      if (!pending_) return;
+      pending_ = false;
+      busy_ = true;
+      lock.unlock();
+      // Errors are not the import's: pages not copied now are copied by a later
+      // checkpoint (the importer's last one, in finish), never lost.
+      (void)sqlite3_wal_checkpoint_v2(db_.handle(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+      lock.lock();
+      busy_ = false;
+      cv_.notify_all();
+    }
+  }
+
+  Connection db_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool pending_ = false, busy_ = false, stop_ = false;
+  std::thread thread_;
+};
+
+namespace {
+
+// True when the connection writes through a WAL to a file, so that another connection
+// can checkpoint it (not an in-memory or temporary database, not another journal mode).
+bool wal_file(Connection& db) {
+  auto st = db.prepare("PRAGMA journal_mode");
+  return st.step() && st.text(0) == "wal" && !db.path().empty() && db.path() != ":memory:" &&
+         std::filesystem::exists(db.path());
+}
+
+// Every this many batches the importer waits for the checkpoint of the last one before
+// it goes on: SQLite starts the WAL again from its beginning only when a transaction
+// begins with every page copied, so that without these pauses it would grow for ever.
+constexpr std::size_t RestartWalEvery = 8;
+
+}  // namespace
+
 // Opening names are kept as one key: name, unit separator, variation.
 constexpr char OpeningSeparator = '\x1f';
 
@@ -470,6 +548,10 @@ Importer::Importer(Connection& db, ImportOptions options) : db_(db), opt_(option
     choose_aggregate();
   }
   aggregate_ = has_aggregate(db_);
+  if (wal_file(db_)) {
+    checkpointer_ = std::make_unique<Checkpointer>(db_.path());
+    db_.exec("PRAGMA wal_autocheckpoint = 0");
+  }
   begin();
   if (!opt_.allow_duplicates && existing_ != 0) load_hashes();
 }
@@ -477,9 +559,11 @@ Importer::Importer(Connection& db, ImportOptions options) : db_(db), opt_(option
 Importer::~Importer() {
   if (!tx_) return;  // finished
   tx_.reset();       // rolls back the unfinished batch
+  checkpointer_.reset();
   try {
     db_.exec("PRAGMA foreign_keys = ON");
-  } catch (...) {  // nothing more to do in a destructor
+    db_.exec("PRAGMA wal_autocheckpoint = 1000");  // SQLite's default, for the connection's next user
+  } catch (...) {                                  // nothing more to do in a destructor
   }
 }
 
@@ -755,12 +839,20 @@ void Importer::commit_batch() {
   if (opt_.position_index) merge_position_index(db_);
   explore_.flush(db_);
   // A batch's entries in game_white and game_black land all over those indexes, a page
-  // written for every few entries once they are large; an import that adds a tenth of
-  // the games has them made again at its end instead, from sorted input (bench_import.md).
-  if (!remake_indexes_ && std::int64_t(stats_.imported) > std::max<std::int64_t>(DeferIndexesAfter, existing_ / 10))
+  // written for every few entries once they are large; an import that adds half as many
+  // games as the database held has them made again at its end instead, from sorted input.
+  // (Remaking them costs about 0.9 us per game in the database, inserting about 2.6 us per
+  // game imported: at a tenth, 500,000 games into 3 M, the remake cost 2.8 s more of the
+  // importer's thread; bench_import.md, 2026-12-02.)
+  if (!remake_indexes_ &&
+      std::int64_t(stats_.imported) > std::max<std::int64_t>(opt_.defer_indexes_after, existing_ / 2))
     drop_game_indexes();
   tx_->commit();
   in_batch_ = 0;
+  if (checkpointer_) {
+    checkpointer_->request();
+    if (++commits_ % RestartWalEvery == 0) checkpointer_->wait();
+  }
   begin();
 }
 
@@ -774,6 +866,8 @@ void Importer::finish() {
   explore_.flush(db_);
   tx_->commit();
   tx_.reset();
+  checkpointer_.reset();  // its last checkpoint done; the one below copies the rest
+  db_.exec("PRAGMA wal_autocheckpoint = 1000");
   db_.exec("PRAGMA foreign_keys = ON");
   if (remake_indexes_) db_.exec(game_index_sql());
   // Merged-away pages are reused by the next batches and imports; only when they are a

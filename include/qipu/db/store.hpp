@@ -109,6 +109,9 @@ struct ImportOptions {
   bool allow_duplicates = false;
   bool position_index = true;
   std::size_t batch_games = 20000;  // games per transaction
+  // An import that has added more than this many games, and more than half as many as the
+  // database held, drops game_white and game_black and makes them again at its end.
+  std::int64_t defer_indexes_after = 100000;
 };
 
 struct ImportStats {
@@ -168,7 +171,6 @@ class Importer {
   bool remake_indexes_ = false;
   std::int64_t existing_ = 0;  // the largest game id when the import started
   bool aggregate_ = true;      // keeps_aggregate()
-  static constexpr std::int64_t DeferIndexesAfter = 100000;
   HashSet64 hashes_;
   struct {
     std::int64_t first = 0, last = 0;  // 0: none yet
@@ -177,6 +179,9 @@ class Importer {
   NameIds players_, events_, sites_, sources_, openings_, materials_;
   struct Statements;
   std::unique_ptr<Statements> st_;
+  class Checkpointer;  // copies the WAL into the file on a thread of its own (store.cpp)
+  std::unique_ptr<Checkpointer> checkpointer_;
+  std::size_t commits_ = 0;
   PositionIndexWriter index_;
   ExploreWriter explore_;
   struct {

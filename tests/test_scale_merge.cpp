@@ -1,0 +1,283 @@
+// Import at scale (issue 17, bench/bench_import.md 2026-12-02): the merge of sorted runs on a
+// thread of its own (runs::ParallelMerge), the size policy's bounds, the WAL checkpointed by
+// another connection while an import runs, and when the player indexes are remade. Small
+// inputs and small batches, so that these run in seconds; no timings.
+#include <catch2/catch.hpp>
+
+#include "cli_util.hpp"
+
+#include <map>
+#include <random>
+
+#include "db/runs.hpp"
+#include "qipu/board/position.hpp"
+#include "qipu/db/codec.hpp"
+#include "qipu/db/position_index.hpp"
+#include "qipu/db/store.hpp"
+#include "qipu/game/pipeline.hpp"
+
+using namespace qipu;
+using namespace cli_test;
+
+namespace {
+
+// A run entry for the tests: a key and a count; entries of one key combine by adding their
+// counts (as the explorer's aggregate combines rows of one position and move).
+struct Counted {
+  std::int64_t key;
+  std::uint64_t count;
+};
+
+struct CountedCodec {
+  using Entry = Counted;
+  static constexpr std::size_t ChunkEntries = 512;
+  static std::int64_t sql_key(const Entry& e) { return e.key; }
+  static bool less(const Entry& a, const Entry& b) { return a.key < b.key; }
+  static bool combine(Entry& into, const Entry& e) {
+    if (into.key != e.key) return false;
+    into.count += e.count;
+    return true;
+  }
+  static const Entry* encode(const Entry* begin, const Entry* end, std::string& out) {
+    out.resize(db::runs::ChunkBytes + 2 * db::MaxVarint);
+    char* p = out.data();
+    std::int64_t prev = begin->key;
+    const Entry* e = begin;
+    for (; e != end; ++e) {
+      char* q = db::put_varint(db::put_varint(p, std::uint64_t(e->key - prev)), e->count);
+      if (std::size_t(q - out.data()) > db::runs::ChunkBytes && e != begin) break;
+      p = q;
+      prev = e->key;
+    }
+    out.resize(std::size_t(p - out.data()));
+    return e;
+  }
+  template <class F>
+  static bool decode(std::int64_t first_key, std::string_view data, F&& f) {
+    std::uint64_t key = std::uint64_t(first_key), delta, count;
+    while (!data.empty()) {
+      if (!db::get_varint(data, delta) || !db::get_varint(data, count)) return false;
+      key += delta;
+      if (!f(Counted{std::int64_t(key), count})) return true;
+    }
+    return true;
+  }
+};
+
+constexpr db::runs::Tables TestTables{"tseg", "tpost"};
+
+std::unique_ptr<db::Connection> test_tables(const std::string& name) {
+  fs::path path = temp_dir("scale_merge") / (name + ".db");
+  for (auto ext : {"", "-wal", "-shm"}) fs::remove(path.string() + ext);
+  auto c = std::make_unique<db::Connection>(path.string(), db::Connection::Mode::ReadWrite);
+  c->exec(
+      "CREATE TABLE tseg (id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);"
+      "CREATE TABLE tpost (id INTEGER PRIMARY KEY, segment INTEGER NOT NULL, first_key INTEGER NOT NULL,"
+      " last_key INTEGER NOT NULL, data BLOB NOT NULL);"
+      "CREATE INDEX tpost_range ON tpost(segment, last_key);");
+  return c;
+}
+
+// Writes one run of the given keys (sorted here), each with count 1.
+void write_run(db::Connection& c, std::vector<std::int64_t> keys) {
+  std::sort(keys.begin(), keys.end());
+  db::runs::Writer<CountedCodec> w(c, TestTables);
+  for (auto k : keys) w.add(Counted{k, 1});
+  w.finish();
+}
+
+// Every entry of every run, in run order then key order, read straight from the chunks.
+std::vector<std::vector<Counted>> read_runs(db::Connection& c) {
+  std::vector<std::vector<Counted>> runs;
+  for (auto id : db::runs::list(c, TestTables).ids) {
+    runs.emplace_back();
+    auto st = c.prepare("SELECT first_key, data FROM tpost WHERE segment = ? ORDER BY last_key, id");
+    st.bind(1, id);
+    while (st.step())
+      REQUIRE(CountedCodec::decode(st.int64(0), st.blob(1), [&](const Counted& e) {
+        runs.back().push_back(e);
+        return true;
+      }));
+  }
+  return runs;
+}
+
+// Merges all runs into one and checks it against the count of each key, made independently.
+void check_merge_of_all(db::Connection& c, const std::map<std::int64_t, std::uint64_t>& expected) {
+  auto r = db::runs::list(c, TestTables);
+  db::runs::merge_newest<CountedCodec>(c, TestTables, r, r.ids.size());
+  auto runs = read_runs(c);
+  REQUIRE(runs.size() == 1);
+  std::vector<std::pair<std::int64_t, std::uint64_t>> got;
+  for (const auto& e : runs[0]) got.emplace_back(e.key, e.count);
+  CHECK(got == std::vector<std::pair<std::int64_t, std::uint64_t>>(expected.begin(), expected.end()));
+  auto entries = c.prepare("SELECT entries FROM tseg");
+  REQUIRE(entries.step());
+  CHECK(std::size_t(entries.int64(0)) == expected.size());
+  CHECK(c.prepare("SELECT count(*) FROM tpost WHERE segment NOT IN (SELECT id FROM tseg)").step());
+}
+
+}  // namespace
+
+TEST_CASE("a merge of a dense run with sparse ones waits for the sparse run's chunks without deadlock",
+          "[scale_merge]") {
+  // The dense run's 300,000 keys lie between the sparse run's first chunk and its second, so
+  // the merge needs that second chunk while hundreds of dense chunks (more than the merge
+  // queues) come before it in the order of first keys.
+  auto c = test_tables("skewed");
+  std::map<std::int64_t, std::uint64_t> expected;
+  std::vector<std::int64_t> sparse, dense, middle;
+  for (std::int64_t k = 0; k < 600; ++k) sparse.push_back(k < 512 ? k : 10'000'000 + k * 1'000'000);
+  for (std::int64_t k = 0; k < 300'000; ++k) dense.push_back(1000 + 3 * k);
+  for (std::int64_t k = 0; k < 5000; ++k) middle.push_back(1000 + 7 * k);  // keys shared with the dense run
+  for (const auto* keys : {&sparse, &dense, &middle})
+    for (auto k : *keys) ++expected[k];
+  write_run(*c, sparse);
+  write_run(*c, dense);
+  write_run(*c, middle);
+  check_merge_of_all(*c, expected);
+}
+
+TEST_CASE("merges of random runs give every key once, with the counts of all runs", "[scale_merge]") {
+  auto c = test_tables("random");
+  std::mt19937_64 rng(17);
+  for (int round = 0; round < 12; ++round) {
+    INFO("round " << round);
+    c->exec("DELETE FROM tpost; DELETE FROM tseg;");
+    std::map<std::int64_t, std::uint64_t> expected;
+    std::size_t runs = 2 + rng() % 11;
+    for (std::size_t r = 0; r < runs; ++r) {
+      // Runs of very different sizes and key spreads, some empty.
+      std::size_t n = rng() % 4 == 0 ? 0 : rng() % (r % 2 ? 40'000 : 700);
+      std::int64_t spread = std::int64_t(1) << (8 + rng() % 40);
+      std::vector<std::int64_t> keys;
+      for (std::size_t i = 0; i < n; ++i) keys.push_back(std::int64_t(rng() % std::uint64_t(spread)));
+      for (auto k : keys) ++expected[k];
+      write_run(*c, keys);
+    }
+    check_merge_of_all(*c, expected);
+  }
+}
+
+TEST_CASE("the size policy keeps fewer than MergeFanout runs a level, however many batches come", "[scale_merge]") {
+  // Batches of about one level-0 run each, and some small ones (an import's last batch).
+  std::vector<std::uint64_t> sizes;
+  std::uint64_t total = 0;
+  std::mt19937_64 rng(3);
+  for (int batch = 0; batch < 5000; ++batch) {
+    std::uint64_t n = batch % 7 == 0 ? 1 + rng() % 1000 : db::IndexRunBase / 2 + rng() % db::IndexRunBase;
+    sizes.push_back(n);
+    total += n;
+    while (std::size_t m = db::runs_to_merge(sizes, db::IndexRunBase)) {
+      std::uint64_t merged = 0;
+      for (std::size_t i = 0; i < m; ++i) merged += sizes[sizes.size() - 1 - i];
+      sizes.resize(sizes.size() - m);
+      sizes.push_back(merged);
+    }
+    std::map<int, std::size_t> per_level;
+    for (auto s : sizes) ++per_level[db::run_level(s, db::IndexRunBase)];
+    for (auto [level, runs] : per_level) {
+      INFO("batch " << batch << ", level " << level);
+      REQUIRE(runs < db::MergeFanout);
+    }
+  }
+  std::uint64_t sum = 0;
+  for (auto s : sizes) sum += s;
+  CHECK(sum == total);
+  // A lookup reads every run: fewer than MergeFanout a level, a handful of levels.
+  CHECK(sizes.size() < 4 * db::MergeFanout);
+}
+
+namespace {
+
+std::vector<game::GameRecord> sample_records() {
+  std::vector<game::GameRecord> games;
+  game::PipelineOptions o;
+  game::PipelineCallbacks cb;
+  cb.game = [&](const game::InputReport&, game::GameRecord& r) {
+    if (r.valid()) games.push_back(std::move(r));
+  };
+  game::run_pipeline({QIPU_SOURCE_DIR "/data/world-championships.pgn"}, o, cb);
+  return games;
+}
+
+std::int64_t count_of(db::Connection& c, const std::string& sql) {
+  auto st = c.prepare(sql);
+  REQUIRE(st.step());
+  return st.int64(0);
+}
+
+const char* const GameIndexes = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name LIKE 'game_white%'";
+
+}  // namespace
+
+TEST_CASE("an import that adds a fifth of the database keeps the player indexes instead of remaking them",
+          "[scale_merge]") {
+  auto games = sample_records();
+  REQUIRE(games.size() > 1000);
+  fs::path path = temp_dir("scale_merge") / "indexes.db";
+  for (auto ext : {"", "-wal", "-shm"}) fs::remove(path.string() + ext);
+  auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+  db::ImportOptions o;
+  o.batch_games = 50;
+  o.defer_indexes_after = 10;
+  {
+    db::Importer imp(*c, o);
+    for (std::size_t i = 0; i < 800; ++i) imp.add("test", games[i], *db::encode_game(games[i]));
+    imp.finish();
+  }
+  REQUIRE(count_of(*c, GameIndexes) > 0);
+  {
+    // 200 games into 800: a quarter, more than a tenth (where they were dropped before) and
+    // less than half.
+    db::Importer imp(*c, o);
+    for (std::size_t i = 800; i < 1000; ++i) imp.add("test", games[i], *db::encode_game(games[i]));
+    CHECK(count_of(*c, GameIndexes) > 0);
+    imp.finish();
+  }
+  // 700 games into 1,000: more than half, so they are dropped while the import runs and made
+  // again at its end, from sorted input.
+  o.allow_duplicates = true;
+  {
+    db::Importer imp(*c, o);
+    for (std::size_t i = 0; i < 700; ++i) imp.add("test", games[i], *db::encode_game(games[i]));
+    CHECK(count_of(*c, GameIndexes) == 0);
+    imp.finish();
+  }
+  CHECK(count_of(*c, GameIndexes) > 0);
+  CHECK(count_of(*c, "SELECT count(*) FROM game") == 1700);
+  // Player search through the remade index finds what a scan of the table finds.
+  CHECK(count_of(*c, "SELECT count(*) FROM game INDEXED BY game_white WHERE white = 1") ==
+        count_of(*c, "SELECT count(*) FROM game NOT INDEXED WHERE white = 1"));
+}
+
+TEST_CASE("the WAL stays bounded while an import commits many batches, and a killed one keeps its batches",
+          "[scale_merge]") {
+  auto games = sample_records();
+  fs::path path = temp_dir("scale_merge") / "wal.db";
+  for (auto ext : {"", "-wal", "-shm"}) fs::remove(path.string() + ext);
+  auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+  db::ImportOptions o;
+  o.batch_games = 20;
+  o.allow_duplicates = true;
+  std::uintmax_t largest_wal = 0;
+  {
+    db::Importer imp(*c, o);
+    // 50 batches; the WAL is measured after each commit.
+    for (std::size_t i = 0; i < 1000; ++i) {
+      imp.add("test", games[i], *db::encode_game(games[i]));
+      if ((i + 1) % 20 == 0) largest_wal = std::max(largest_wal, fs::file_size(path.string() + "-wal"));
+    }
+    // Destroyed without finish, as by a kill: the 50 committed batches stay, nothing else.
+  }
+  db::Connection other(path.string(), db::Connection::Mode::ReadOnly);
+  CHECK(count_of(other, "SELECT count(*) FROM game") == 1000);
+  CHECK(db::lookup_position(other, Position().key()).size() == 1000);
+  // The WAL went back to its start while the import ran (every few batches): holding every
+  // batch's pages it grew to about six times the database (10.7 MB against 1.7).
+  std::uintmax_t file = fs::file_size(path);
+  INFO("largest WAL " << largest_wal << " bytes, database " << file);
+  CHECK(largest_wal < 2 * file);
+  // The importer's connection checkpoints by itself again, as SQLite does by default.
+  CHECK(count_of(*c, "PRAGMA wal_autocheckpoint") == 1000);
+}
