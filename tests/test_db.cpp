@@ -65,7 +65,7 @@ std::vector<std::pair<game::GameRecord, Result<db::EncodedGame>>> encode_while_r
   game::PipelineOptions o;
   o.jobs = 2;
   game::PipelineCallbacks<db::GameEncoding> cb;
-  db::encode_while_replaying(cb, nullptr);
+  db::encode_while_replaying(cb, nullptr, true);
   cb.game = [&](const game::InputReport&, game::GameRecord& r, db::GameEncoding& g) {
     if (g.rows) out.emplace_back(std::move(r), std::move(*g.rows));
   };

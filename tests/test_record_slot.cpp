@@ -109,7 +109,7 @@ TEST_CASE("import: each game's encoding holds its own record's rows", "[db][slot
     game::PipelineOptions o;
     o.jobs = jobs;
     game::PipelineCallbacks<db::GameEncoding> cb;
-    db::encode_while_replaying(cb, eco ? &*eco : nullptr);
+    db::encode_while_replaying(cb, eco ? &*eco : nullptr, true);
     std::size_t stored = 0, invalid = 0, named = 0;
     cb.game = [&](const game::InputReport& in, game::GameRecord& rec, db::GameEncoding& enc) {
       INFO(in.path << ", game " << rec.index << ", jobs " << jobs);

@@ -111,7 +111,7 @@ void ImportJobs::run(Job& job) {
     auto conn = db::open_database(db_path_, db::Connection::Mode::ReadWrite);
     db::Importer importer(*conn, db::ImportOptions{});
     game::PipelineCallbacks<db::GameEncoding> cb;
-    db::encode_while_replaying(cb, eco_);
+    db::encode_while_replaying(cb, eco_, importer.keeps_aggregate());
     cb.game = [&](const game::InputReport&, game::GameRecord& rec, db::GameEncoding& enc) {
       std::string errors;
       if (enc.rows && *enc.rows) {

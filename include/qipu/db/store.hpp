@@ -75,7 +75,7 @@ class EcoTable;  // db/eco.hpp
 // valid ones on their worker (`prepare`), naming their openings from `eco` when given
 // (qipu import, qipu serve's uploads), with the explorer's positions when `aggregate`
 // (Importer::keeps_aggregate).
-void encode_while_replaying(game::PipelineCallbacks<GameEncoding>& cb, const EcoTable* eco, bool aggregate = true);
+void encode_while_replaying(game::PipelineCallbacks<GameEncoding>& cb, const EcoTable* eco, bool aggregate);
 // The same for a replayed record, replaying its mainline once more.
 Result<EncodedGame> encode_game(const game::GameRecord& rec);
 
