@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_util.hpp"
+#include "replay_util.hpp"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -36,13 +37,9 @@ fs::path temp_db(const std::string& name) {
 
 // Every game of the files, replayed, in order.
 std::vector<game::GameRecord> read_games(const std::vector<std::string>& files) {
-  std::vector<game::GameRecord> games;
-  game::PipelineOptions o;
-  o.jobs = 2;
-  game::PipelineCallbacks cb;
-  cb.game = [&](const game::InputReport&, game::GameRecord& r) { games.push_back(std::move(r)); };
-  game::run_pipeline(files, o, cb);
-  return games;
+  std::vector<game::PipelineInput> inputs;
+  for (const auto& f : files) inputs.push_back({f, std::nullopt});
+  return replayed_games(inputs);
 }
 
 // Imports the valid games with the library API, returning how many were stored.

@@ -12,6 +12,7 @@
 
 #include "../src/game/writer_detail.hpp"
 #include "cli_util.hpp"
+#include "replay_util.hpp"
 #include "qipu/game/pipeline.hpp"
 #include "qipu/game/writer.hpp"
 
@@ -59,16 +60,6 @@ with a newline} 6. Re1 b5 7. Bb3 d6 (7... O-O 8. c3 d5 (8... d6 9. h3) 9. exd5 N
 1. e4 -- 2. d4 d5 3. Nc3 Nf6 {end} *
 )pgn";
 
-std::vector<game::GameRecord> read_games(const std::vector<game::PipelineInput>& inputs) {
-  std::vector<game::GameRecord> games;
-  game::PipelineOptions o;
-  o.jobs = 1;
-  game::PipelineCallbacks cb;
-  cb.game = [&](const game::InputReport&, game::GameRecord& r) { games.push_back(std::move(r)); };
-  game::run_pipeline(inputs, o, cb);
-  return games;
-}
-
 // Every game of data/*.pgn, tests/data/**/*.pgn and HandMade.
 const std::vector<game::GameRecord>& sample_games() {
   static const std::vector<game::GameRecord> games = [] {
@@ -76,7 +67,7 @@ const std::vector<game::GameRecord>& sample_games() {
     for (const char* dir : {QIPU_SOURCE_DIR "/data", QIPU_SOURCE_DIR "/tests/data"})
       for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
         if (entry.path().extension() == ".pgn") inputs.push_back({entry.path().string(), {}});
-    return read_games(inputs);
+    return replayed_games(inputs);
   }();
   return games;
 }
@@ -210,7 +201,7 @@ TEST_CASE("runs of plain moves without their shapes are written from a board as 
 }
 
 TEST_CASE("the hand-made games read back as written", "[writer]") {
-  auto games = read_games({{"hand-made", HandMade}});
+  auto games = replayed_games({{"hand-made", HandMade}});
   REQUIRE(games.size() == 3);
   std::string text;
   for (const auto& rec : games) text += game::write_pgn(rec);
@@ -218,7 +209,7 @@ TEST_CASE("the hand-made games read back as written", "[writer]") {
   CHECK(cli_test::contains(text, "120... O-O 121. bxa8=Q Rxa8 122. O-O-O Rxa2 123. Rd8+ Kf7 124. Rhd1 Ra1+"));
   CHECK(cli_test::contains(text, "; a rest-of-line comment with } in it\n"));
   CHECK(cli_test::contains(text, "17. Ke2 Qd7 18. Bh6"));  // unreplayed: kept as text
-  auto again = read_games({{"again", text}});
+  auto again = replayed_games({{"again", text}});
   REQUIRE(again.size() == games.size());
   for (std::size_t i = 0; i < games.size(); ++i) CHECK(game::write_pgn(again[i]) == game::write_pgn(games[i]));
 }
