@@ -8,6 +8,7 @@
 #include <chrono>
 #include <thread>
 
+#include "merge_policy.hpp"
 #include "qipu/db/position_index.hpp"
 #include "qipu/game/pipeline.hpp"
 
@@ -23,17 +24,7 @@ constexpr std::uint64_t batch_entries(std::uint64_t plies) { return 20000 * (pli
 // output once) and leaves the runs' sizes in `sizes`.
 std::uint64_t entries_written(std::uint64_t n, int batches, std::vector<std::uint64_t>& sizes) {
   std::uint64_t written = 0;
-  for (int b = 0; b < batches; ++b) {
-    sizes.push_back(n);
-    written += n;
-    while (std::size_t m = db::runs_to_merge(sizes, db::IndexRunBase)) {
-      std::uint64_t merged = 0;
-      for (std::size_t i = 0; i < m; ++i) merged += sizes[sizes.size() - 1 - i];
-      sizes.resize(sizes.size() - m);
-      sizes.push_back(merged);
-      written += merged;
-    }
-  }
+  for (int b = 0; b < batches; ++b) written += n + merge_test::add_run(sizes, n);
   return written;
 }
 
