@@ -10,6 +10,7 @@
 #include <random>
 
 #include "db/runs.hpp"
+#include "merge_policy.hpp"
 #include "qipu/board/position.hpp"
 #include "qipu/db/codec.hpp"
 #include "qipu/db/position_index.hpp"
@@ -166,14 +167,8 @@ TEST_CASE("the size policy keeps fewer than MergeFanout runs a level, however ma
   std::mt19937_64 rng(3);
   for (int batch = 0; batch < 5000; ++batch) {
     std::uint64_t n = batch % 7 == 0 ? 1 + rng() % 1000 : db::IndexRunBase / 2 + rng() % db::IndexRunBase;
-    sizes.push_back(n);
+    merge_test::add_run(sizes, n);
     total += n;
-    while (std::size_t m = db::runs_to_merge(sizes, db::IndexRunBase)) {
-      std::uint64_t merged = 0;
-      for (std::size_t i = 0; i < m; ++i) merged += sizes[sizes.size() - 1 - i];
-      sizes.resize(sizes.size() - m);
-      sizes.push_back(merged);
-    }
     std::map<int, std::size_t> per_level;
     for (auto s : sizes) ++per_level[db::run_level(s, db::IndexRunBase)];
     for (auto [level, runs] : per_level) {

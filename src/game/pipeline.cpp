@@ -27,6 +27,12 @@ struct Batch {
 
 constexpr std::size_t BatchGames = 256;
 constexpr std::size_t BatchBytes = 1 << 20;
+// Batches read ahead of the one being delivered, per worker. The caller's thread sometimes
+// stops taking records for a while (an import's commit sorts and writes a batch's index,
+// waits for a checkpoint); with two batches a worker, the workers then ran out of work
+// within some 30 ms and a core idled (bench_import.md, 2026-12-02, branch scale3). A
+// batch in flight holds about 1.5 MB (an import's RSS grew by 17 MB for 12 more).
+constexpr std::size_t InFlightPerWorker = 8;
 
 // A parser and a replayer that append records to whichever batch is current, or, run
 // alone, hand each record straight on (`hand_on`). The games' values and the callbacks
@@ -210,7 +216,7 @@ class Runner {
     cv_work_.notify_one();
     batch = Batch{};
     batch.input = input;
-    while (next_seq_ - delivered_ > 2 * threads_.size() + 2) deliver_next();
+    while (next_seq_ - delivered_ > InFlightPerWorker * threads_.size() + 2) deliver_next();
   }
 
   void work() {

@@ -54,8 +54,12 @@ class PositionIndexWriter {
 // entry is so rewritten about log_MergeFanout(total / base) times whatever the database's
 // size, and a lookup reads at most MergeFanout - 1 runs a level.
 constexpr std::uint64_t MergeFanout = 8;
-// Runs below this many entries are all of level 0 (about the default batch of 20,000 games).
-constexpr std::uint64_t IndexRunBase = 1u << 21;
+// Runs below MergeFanout times this many entries are of level 0. At most the entries of a
+// default batch (20,000 games of 60-85 plies: 1.2-1.7 M), so that the merge of eight batches
+// is a run of level 1: at 2^21 it was still of level 0 and was merged again with the next
+// seven batches, writing each entry about 3.45 times by 2.5 M games instead of 3
+// (bench_import.md, 2026-12-02, branch scale3).
+constexpr std::uint64_t IndexRunBase = 1u << 20;
 int run_level(std::uint64_t size, std::uint64_t base);
 // How many of the newest runs to merge into one, given the runs' sizes oldest first (0: none).
 std::size_t runs_to_merge(const std::vector<std::uint64_t>& sizes, std::uint64_t base);
