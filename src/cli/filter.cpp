@@ -275,14 +275,14 @@ bool classifies(const FilterOptions& o) { return o.add_eco || o.split_by == "eco
 
 // The replay's watch when the opening is classified: the opening walks the game's first
 // positions as the replay reaches them (no second replay of the opening), beside the
-// Matcher's watch when it has one; More while either wants the next position.
-game::Watch opening_watch(const game::GameRecord& rec, Verdict& v, const Position& now, const game::Matcher& matcher,
+// watch of a position criterion (`watcher`, else nullptr); More while either wants the
+// next position.
+game::Watch opening_watch(const game::GameRecord& rec, Verdict& v, const Position& now, const game::Matcher* watcher,
                           const db::EcoTable& eco) {
-  const bool watching = matcher.watches();
-  if (watching && v.position == game::Watch::More) v.position = matcher.watch(rec, now);
+  if (watcher && v.position == game::Watch::More) v.position = watcher->watch(rec, now);
   if (v.position == game::Watch::Skip) return game::Watch::Skip;  // the game cannot match
   bool opening = eco.visit(v.opening, now);
-  return opening || (watching && v.position == game::Watch::More) ? game::Watch::More : game::Watch::Whole;
+  return opening || (watcher && v.position == game::Watch::More) ? game::Watch::More : game::Watch::Whole;
 }
 
 // On a worker: tests the game, changes it as asked, and writes it into rec.output. The
@@ -364,8 +364,9 @@ void run_filter(const FilterOptions& o) {
   game::PipelineOptions po = pipeline_options(o.input);
   po.replay.wanted = [&](const game::GameRecord& rec) { return matcher.matches_tags(rec); };  // else not replayed
   if (table && classifies(o))  // in place of po.replay.watch
-    cb.watch = [&](const game::GameRecord& rec, Verdict& v, const Position& now) {
-      return opening_watch(rec, v, now, matcher, *table);
+    cb.watch = [&, watcher = matcher.watches() ? &matcher : nullptr](const game::GameRecord& rec, Verdict& v,
+                                                                     const Position& now) {
+      return opening_watch(rec, v, now, watcher, *table);
     };
   else if (matcher.watches())  // a position it can no longer reach: the rest is not replayed
     po.replay.watch = [&](const game::GameRecord& rec, const Position& now) { return matcher.watch(rec, now); };
