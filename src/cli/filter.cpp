@@ -40,8 +40,10 @@ struct FilterOptions {
 // What the workers found of a game, for the calling thread.
 struct Verdict {
   bool matched = false;
-  std::uint64_t key = 0;  // the duplicate key, with --dedup or --duplicates
-  std::string eco;        // the game's code, for --split-by eco
+  std::uint64_t key = 0;                     // the duplicate key, with --dedup or --duplicates
+  std::string eco;                           // the game's code, for --split-by eco
+  db::EcoTable::Walk opening;                // the opening, from the replay's positions (opening_watch)
+  game::Watch position = game::Watch::More;  // the Matcher's last answer, while it watches
 };
 
 // ---- changing a game ------------------------------------------------------------
@@ -268,6 +270,21 @@ std::string render(const game::GameRecord& rec, const FilterOptions& o, const ga
   return game::write_pgn(rec, w);
 }
 
+// Whether the game's opening is classified (--add-eco, --split-by eco).
+bool classifies(const FilterOptions& o) { return o.add_eco || o.split_by == "eco"; }
+
+// The replay's watch when the opening is classified: the opening walks the game's first
+// positions as the replay reaches them (no second replay of the opening), beside the
+// watch of a position criterion (`watcher`, else nullptr); More while either wants the
+// next position.
+game::Watch opening_watch(const game::GameRecord& rec, Verdict& v, const Position& now, const game::Matcher* watcher,
+                          const db::EcoTable& eco) {
+  if (watcher && v.position == game::Watch::More) v.position = watcher->watch(rec, now);
+  if (v.position == game::Watch::Skip) return game::Watch::Skip;  // the game cannot match
+  bool opening = eco.visit(v.opening, now);
+  return opening || (watcher && v.position == game::Watch::More) ? game::Watch::More : game::Watch::Whole;
+}
+
 // On a worker: tests the game, changes it as asked, and writes it into rec.output. The
 // tags were tested by ReplayOptions::wanted (rec.wanted), and are not tested again.
 
@@ -277,8 +294,8 @@ void prepare(game::GameRecord& rec, Verdict& v, const FilterOptions& o, const ga
   v.matched = true;
   if (o.dedup || !o.duplicates.empty()) v.key = dedup_key(rec);
   if (o.seven_tags) keep_seven_tags(rec);  // before the tags added below
-  if (eco && (o.add_eco || o.split_by == "eco"))
-    if (const db::Opening* op = eco->classify(rec)) {
+  if (eco && classifies(o))
+    if (const db::Opening* op = eco->opening(v.opening)) {
       v.eco = op->eco;
       if (o.add_eco) {
         // Games written in Chinese get the openings' Chinese names (cli/lang.hpp).
@@ -346,7 +363,12 @@ void run_filter(const FilterOptions& o) {
   cb.progress = [&](std::uint64_t bytes, std::uint64_t games) { progress.update(bytes, games); };
   game::PipelineOptions po = pipeline_options(o.input);
   po.replay.wanted = [&](const game::GameRecord& rec) { return matcher.matches_tags(rec); };  // else not replayed
-  if (matcher.watches())  // a position it can no longer reach: the rest is not replayed
+  if (table && classifies(o))  // in place of po.replay.watch
+    cb.watch = [&, watcher = matcher.watches() ? &matcher : nullptr](const game::GameRecord& rec, Verdict& v,
+                                                                     const Position& now) {
+      return opening_watch(rec, v, now, watcher, *table);
+    };
+  else if (matcher.watches())  // a position it can no longer reach: the rest is not replayed
     po.replay.watch = [&](const game::GameRecord& rec, const Position& now) { return matcher.watch(rec, now); };
   game::run_pipeline(o.input.files, po, cb);
   progress.finish();

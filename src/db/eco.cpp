@@ -19,10 +19,7 @@ EcoTable EcoTable::load(const std::string& path) {
     if (!rec.valid() || rec.tag("ECO").empty()) return;
     named_home_pawns.push_back(home_pawns(rec.final_position));
     Opening op{std::string(rec.tag("ECO")), std::string(rec.tag("Opening")), std::string(rec.tag("Variation"))};
-    // The first line to name a position keeps it: files list the main name first.
-    Key key = rec.final_position.key();
-    t.by_key_.try_emplace(key, std::move(op));
-    t.might_name_[bit_of(key) / 64] |= std::uint64_t{1} << (bit_of(key) % 64);
+    t.add(rec.final_position.key(), std::move(op));
     t.max_ply_ = std::max(t.max_ply_, rec.mainline.size());
   };
   cb.input_done = [&](const game::InputReport& in) {
@@ -30,7 +27,7 @@ EcoTable EcoTable::load(const std::string& path) {
   };
   game::run_pipeline(std::vector<std::string>{path}, o, cb);
   if (!error.empty()) throw DbError(error);
-  if (t.by_key_.empty()) throw DbError("no ECO lines in " + path);
+  if (t.count_ == 0) throw DbError("no ECO lines in " + path);
   t.fill_reachable(named_home_pawns);
   return t;
 }
@@ -55,10 +52,36 @@ void EcoTable::fill_reachable(const std::vector<unsigned>& named_home_pawns) {
     if (may[m]) reachable_[m / 64] |= std::uint64_t{1} << (m % 64);
 }
 
+void EcoTable::add(Key key, Opening op) {
+  // The first line to name a position keeps it: files list the main name first.
+  if (find(key)) return;
+  if (2 * (count_ + 1) > slots_.size()) grow();
+  std::size_t mask = slots_.size() - 1, i = std::size_t(key >> 32) & mask;
+  while (slots_[i].opening) i = (i + 1) & mask;
+  openings_.push_back(std::move(op));
+  slots_[i] = {key, std::uint32_t(openings_.size())};
+  ++count_;
+  might_name_[bit_of(key) / 64] |= std::uint64_t{1} << (bit_of(key) % 64);
+}
+
+void EcoTable::grow() {
+  std::vector<Slot> old(2 * slots_.size());
+  old.swap(slots_);
+  std::size_t mask = slots_.size() - 1;
+  for (const Slot& s : old)
+    if (s.opening) {
+      std::size_t i = std::size_t(s.key >> 32) & mask;
+      while (slots_[i].opening) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+}
+
 const Opening* EcoTable::find(Key key) const {
-  if (!(might_name_[bit_of(key) / 64] >> (bit_of(key) % 64) & 1)) return nullptr;
-  auto it = by_key_.find(key);
-  return it == by_key_.end() ? nullptr : &it->second;
+  if (!might_name(key)) return nullptr;
+  std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = std::size_t(key >> 32) & mask; slots_[i].opening; i = (i + 1) & mask)
+    if (slots_[i].key == key) return &openings_[slots_[i].opening - 1];
+  return nullptr;
 }
 
 const Opening* EcoTable::classify(const std::vector<Key>& keys) const {
@@ -69,18 +92,37 @@ const Opening* EcoTable::classify(const std::vector<Key>& keys) const {
 }
 
 const Opening* EcoTable::classify(const game::GameRecord& rec) const {
+  Walk walk;
   Position pos = rec.start_position;
-  const Opening* latest = find(pos.key());
-  std::size_t ply = 0;
-  for (const game::MoveNode& node : rec.mainline) {
-    if (node.move.is_none() || ++ply > max_ply_) break;
-    pos.play(node.move);
-    if (const Opening* o = find(pos.key()))
-      latest = o;
-    else if (!may_reach(pos))
-      break;  // a pawn has left home that every named position still has there
+  for (auto node = rec.mainline.begin(); visit(walk, pos) && node != rec.mainline.end() && !node->move.is_none();
+       ++node)
+    pos.play(node->move);
+  return opening(walk);
+}
+
+bool EcoTable::visit(Walk& walk, const Position& now) const {
+  if (walk.done) return false;
+  Key key = now.key();
+  if (walk.ply > 0 && key == walk.last) return true;
+  walk.last = key;
+  if (might_name(key)) {
+    if (walk.count == walk.held.size()) opening(walk);  // a long line (another ECO file): the held keys first
+    walk.held[walk.count++] = key;
+  } else if (!may_reach(now)) {
+    walk.done = true;  // a pawn has left home that every named position still has there
   }
-  return latest;
+  walk.done |= ++walk.ply > max_ply_;  // no named line is longer: later positions need no look-up
+  return !walk.done;
+}
+
+const Opening* EcoTable::opening(Walk& walk) const {
+  for (std::size_t i = walk.count; i-- > 0;)
+    if (const Opening* o = find(walk.held[i])) {
+      walk.latest = o;
+      break;
+    }
+  walk.count = 0;
+  return walk.latest;
 }
 
 extern const char* const kEcoChineseNames;  // src/db/eco_zh.tsv, compiled in

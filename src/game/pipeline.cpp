@@ -51,12 +51,18 @@ struct Worker {
       : caller(hooks_of),
         parser(o.reader),
         replayer(
-            o.replay, [this](GameRecord& r) { return done(r); },
+            replay_options(o.replay), [this](GameRecord& r) { return done(r); },
             [this](const pgn::SyntaxError& e) { errors->push_back(e); },
             caller.moves ? Replayer::MoveHandler(
                                [this](GameRecord& r, const Position& before, Move m) { current->move(r, before, m); })
                          : nullptr) {}
 
+  // The caller's replay options, the game's watch (PipelineCallbacks::watch) in place
+  // of theirs when it has one.
+  ReplayOptions replay_options(ReplayOptions o) {
+    if (caller.watches) o.watch = [this](const GameRecord& r, const Position& now) { return current->watch(r, now); };
+    return o;
+  }
   pgn::Visit done(GameRecord& r) {
     current->prepare(r);
     if (hand_on) {

@@ -3,11 +3,11 @@
 // by its move order, and the deepest named position wins.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "qipu/core/types.hpp"
@@ -42,12 +42,34 @@ class EcoTable {
   // The same for a replayed game's mainline, from its start: the answer classify gives
   // for game::position_keys(rec), replaying no further than the longest named line.
   [[nodiscard]] const Opening* classify(const game::GameRecord& rec) const;
-  [[nodiscard]] std::size_t size() const { return by_key_.size(); }
+
+  // A game's positions given one at a time, the start first (a replay's own, so that the
+  // opening is not played a second time); opening(walk) is then classify's answer.
+  struct Walk {
+    // The keys the table may name (its bit filter lets them through), looked up only at
+    // the end and latest first: the table's slots are seldom in cache, and the latest
+    // key it names is usually the last of these.
+    std::array<Key, 40> held{};
+    std::size_t count = 0;            // keys in `held`
+    const Opening* latest = nullptr;  // of the keys looked up already
+    std::size_t ply = 0;              // positions visited, the start included
+    Key last = 0;                     // the position visited last
+    bool done = false;                // no later position can be named
+  };
+  // Takes the game's next mainline position; false once the walk is done, when the
+  // positions that follow need not be given. A position given twice in a row counts
+  // once (a replay shows the position again after a token that was no move).
+  bool visit(Walk& walk, const Position& now) const;
+  // The opening of the latest position visited that the table names, or nullptr.
+  const Opening* opening(Walk& walk) const;
+
+  [[nodiscard]] std::size_t size() const { return count_; }
 
  private:
   // A key's bit in might_name_: most positions of a game are in no opening line, and one
   // bit test tells nearly all of them without a hash look-up.
   static std::size_t bit_of(Key key) { return std::size_t(key % (64 * MightWords)); }
+  [[nodiscard]] bool might_name(Key key) const { return might_name_[bit_of(key) / 64] >> (bit_of(key) % 64) & 1; }
   static constexpr std::size_t MightWords = 1024;  // 65,536 bits for about 2,000 lines: 3 % false hits
   // The pawns on their start squares, a bit each (White's second rank, Black's seventh):
   // no pawn ever comes back to one, so no position with a pawn at home that `now` lacks
@@ -56,8 +78,20 @@ class EcoTable {
   // Whether some named position may still follow `now`, by its pawns at home.
   [[nodiscard]] bool may_reach(const Position& now) const;
   void fill_reachable(const std::vector<unsigned>& named_home_pawns);
+  // Names the key's position `op`, unless a line before named it.
+  void add(Key key, Opening op);
+  void grow();
 
-  std::unordered_map<Key, Opening> by_key_;
+  // The named positions: open addressing on the key's high bits (its low bits pick the
+  // bit in might_name_), linear probing, half full at most. A node-based map cost a
+  // division and a cache miss or two per look-up, and a game looks up ~25 positions.
+  struct Slot {
+    Key key = 0;
+    std::uint32_t opening = 0;  // index in openings_ plus one; 0: the slot is empty
+  };
+  std::vector<Slot> slots_ = std::vector<Slot>(1024);
+  std::vector<Opening> openings_;
+  std::size_t count_ = 0;
   std::vector<std::uint64_t> might_name_ = std::vector<std::uint64_t>(MightWords);  // bit_of of every key
   // Bit m: some named position's home pawns are a subset of m (may_reach).
   std::vector<std::uint64_t> reachable_ = std::vector<std::uint64_t>((1u << 16) / 64);

@@ -55,12 +55,14 @@ namespace detail {
 template <class Extra>
 struct GameSignatures {
   using Move = void(GameRecord&, Extra&, const Position& before, qipu::Move);
+  using Watch = game::Watch(const GameRecord&, Extra&, const Position& now);
   using Each = void(GameRecord&, Extra&);
   using Game = void(const InputReport&, GameRecord&, Extra&);
 };
 template <>
 struct GameSignatures<void> {
   using Move = void(GameRecord&, const Position& before, qipu::Move);
+  using Watch = game::Watch(const GameRecord&, const Position& now);
   using Each = void(GameRecord&);
   using Game = void(const InputReport&, GameRecord&);
 };
@@ -78,6 +80,13 @@ struct PipelineCallbacks {
   // Each mainline move as it is replayed, with the position before it, on the worker
   // thread: work on every position (the importer encodes moves) without a second replay.
   std::function<typename Sig::Move> move;
+  // Each mainline position as the replay reaches it, the start's first, on the worker
+  // thread, until it answers Whole or Skip (ReplayOptions::watch, whose place it takes,
+  // with the game's value): work on a game's first positions only, called no more once
+  // it is done (filter classifies the opening from the replay's own positions). A
+  // position may come twice in a row: the replay shows it again after a token that
+  // turned out no move (an illegal move, a glyph word).
+  std::function<typename Sig::Watch> watch;
   // Each game, on the worker thread that replayed it (the calling thread with one job):
   // for heavy per-game work such as writing the game out (store the result in
   // GameRecord::output or the game's value). Must be thread-safe.
@@ -114,6 +123,7 @@ class GameHooks {
   virtual void start(std::size_t i) = 0;  // a new value, for the batch's i-th game
   // These three are for the game started last.
   virtual void move(GameRecord& rec, const Position& before, Move m) = 0;
+  virtual Watch watch(const GameRecord& rec, const Position& now) = 0;
   virtual void prepare(GameRecord& rec) = 0;
   virtual void trim(GameRecord& rec) = 0;
   virtual void game(const InputReport& in, GameRecord& rec, std::size_t i) = 0;
@@ -132,6 +142,12 @@ class TypedHooks final : public GameHooks {
     }
   }
   void move(GameRecord& rec, const Position& before, Move m) override { call(cb_.move, rec, before, m); }
+  Watch watch(const GameRecord& rec, const Position& now) override {
+    if constexpr (Carried)
+      return cb_.watch(rec, values_.back(), now);
+    else
+      return cb_.watch(rec, now);
+  }
   void prepare(GameRecord& rec) override { call(cb_.prepare, rec); }
   void trim(GameRecord& rec) override { call(cb_.trim, rec); }
   void game(const InputReport& in, GameRecord& rec, std::size_t i) override {
@@ -160,6 +176,7 @@ class TypedHooks final : public GameHooks {
 struct Hooks {
   std::function<std::unique_ptr<GameHooks>(std::size_t games)> make;  // for each batch of games
   bool moves = false;                                                 // whether GameHooks::move calls anything
+  bool watches = false;  // whether GameHooks::watch replaces ReplayOptions::watch
   const std::function<void(const InputReport&)>& input_done;
   const std::function<void(std::uint64_t, std::uint64_t)>& progress;
 };
@@ -171,7 +188,7 @@ void run_pipeline(const std::vector<PipelineInput>& inputs, const PipelineOption
                   const PipelineCallbacks<Extra>& callbacks) {
   detail::Hooks hooks{
       [&callbacks](std::size_t games) { return std::make_unique<detail::TypedHooks<Extra>>(callbacks, games); },
-      bool(callbacks.move), callbacks.input_done, callbacks.progress};
+      bool(callbacks.move), bool(callbacks.watch), callbacks.input_done, callbacks.progress};
   detail::run_pipeline(inputs, options, hooks);
 }
 template <class Extra>
