@@ -6,6 +6,7 @@
 
 #include "../notation/fast.hpp"
 #include "qipu/board/movegen.hpp"
+#include "qipu/game/pipeline.hpp"
 #include "qipu/notation/notation.hpp"
 #include "qipu/pgn/line_counter.hpp"
 
@@ -92,6 +93,89 @@ std::optional<San> english_san(std::string_view token) {
   return parsed ? std::optional<San>(*parsed) : std::nullopt;
 }
 
+// A token read in one table, for a game whose language is not known yet: a Chinese word
+// or figurine names one piece in every table (its first reading); letters by the table.
+std::optional<San> reading_in(std::string_view token, const Notation& table) {
+  if (std::all_of(token.begin(), token.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+    return read_in(token, table);
+  Result<MoveReadings> r = read_move(token);
+  if (!r || r->readings.empty()) return std::nullopt;
+  return r->readings.front().san;
+}
+
+// The language's name in a table's description ("Dutch: K D T L P" gives "Dutch").
+std::string_view language_name(const Notation& n) {
+  return n.description.substr(0, std::min(n.description.find(':'), n.description.find(" (")));
+}
+
+// The moves the rest of a line reads as in each of a few tables, where one token read in
+// them gave different legal moves: each table's reading of the line goes on from its own
+// move until it meets a token it cannot read as a legal move. Reads the game's text again
+// with the reader, from the line's tokens after the one that forked (variations inside
+// it skipped), and stops once the tables that still read agree on the forking move.
+class LookAhead final : public pgn::Visitor {
+ public:
+  struct Reading {
+    const Notation* table;
+    Move first;  // the forking token's move in this table
+    Position pos;
+    int plies = 1;
+    bool alive = true;
+  };
+  LookAhead(std::uint64_t fork_offset, std::vector<Reading> readings)
+      : fork_(fork_offset), readings_(std::move(readings)) {}
+
+  Visit begin_variation(std::uint64_t) override {
+    ++depth_;
+    return Visit::Continue;
+  }
+  void end_variation() override { --depth_; }
+  Visit move(std::string_view token, std::uint64_t offset) override {
+    if (offset == fork_) fork_depth_ = depth_;
+    if (offset <= fork_ || fork_depth_ < 0 || depth_ > fork_depth_) return Visit::Continue;
+    if (depth_ < fork_depth_) return Visit::Skip;  // the forking move's variation ended
+    if (glyph_nag(token)) return Visit::Continue;
+    for (Reading& r : readings_) {
+      if (!r.alive) continue;
+      std::optional<San> san = reading_in(token, *r.table);
+      Move m = san ? find_move(r.pos, *san) : Move::none();
+      if (m.is_none()) {
+        r.alive = false;
+        continue;
+      }
+      r.pos.play(m);
+      ++r.plies;
+    }
+    return agreed() ? Visit::Skip : Visit::Continue;
+  }
+  // The tables whose reading went furthest: all that read the line to its end, else the
+  // ones that failed last. None when the forking token was never met.
+  [[nodiscard]] TableSet furthest() const {
+    if (fork_depth_ < 0) return 0;
+    int most = 0;
+    for (const Reading& r : readings_) most = std::max(most, r.plies);
+    TableSet set = 0;
+    for (const Reading& r : readings_)
+      if (r.plies == most) set |= table_bit(*r.table);
+    return set;
+  }
+
+ private:
+  // Whether the tables still reading give one move for the forking token.
+  [[nodiscard]] bool agreed() const {
+    const Reading* first = nullptr;
+    for (const Reading& r : readings_)
+      if (r.alive && !first)
+        first = &r;
+      else if (r.alive && r.first != first->first)
+        return false;
+    return true;
+  }
+  std::uint64_t fork_;
+  std::vector<Reading> readings_;
+  int depth_ = 0, fork_depth_ = -1;
+};
+
 }  // namespace
 
 struct Replayer::Impl {
@@ -115,6 +199,11 @@ struct Replayer::Impl {
   pgn::Visit after_move = pgn::Visit::Continue;
   bool watching = false;  // ReplayOptions::watch wants the mainline's next position
   LetterPieces letters;   // what Sf3's S is in the game's table
+  // The tables this game's moves may be written in, while `preferred` is not set: those
+  // that read every lettered move so far as a legal move, and the same one.
+  TableSet tables = 0;
+  std::string_view game_text;                 // read again when a token's table is in doubt
+  std::unique_ptr<pgn::GameParser> rereader;  // made the first time
 
   // Notes tags[i], named `name`, if it is the first of a known name, as GameRecord::tag
   // finds the first.
@@ -274,8 +363,12 @@ struct Replayer::Impl {
     // takes its piece from the game's table (German's Sf3 and Ke2 both come this way).
     // A lettered reading (Sf3, piece NoPieceType) in an English game finds no move.
     bool english_game = !preferred || preferred == english_table;
+    // Before the game's language is known, only a pawn's move, or a piece word of one
+    // meaning in every table (N, Q, K, 马), is read this way.
     if (plain && (english_game || (plain->piece == Pawn && plain->promotion == NoPieceType))) {
-      if (Move m = find_move(f.state.position(), *plain); !m.is_none()) {
+      if (Move m = find_move(f.state.position(), *plain);
+          !m.is_none() &&
+          (preferred || (plain->piece == Pawn && plain->promotion == NoPieceType) || one_meaning(token, *plain))) {
         play(f, node, *plain, m, offset, token);
         if (watching) [[unlikely]]
           look(f);
@@ -292,11 +385,113 @@ struct Replayer::Impl {
     if (watching) look(f);  // asked again of the same position when the move failed: the same answer
   }
 
+  // Whether a plain SAN token's letters mean one piece in every table the game may be
+  // in: N and Q are English only (the game is then English), K a king wherever it is a
+  // word, a Chinese word or figurine one piece everywhere; R (a French king) and B (a
+  // German pawn, a Hungarian rook) are read in every table (add_unsettled).
+  [[gnu::noinline]] bool one_meaning(std::string_view token, const San& san) {
+    if (static_cast<unsigned char>(token[0]) >= 0x80) return true;
+    PieceType named = san.promotion != NoPieceType ? san.promotion : san.piece;
+    if (named == Bishop || named == Rook || san.piece == Bishop || san.piece == Rook) return false;
+    if (named == King) return true;
+    if (!(tables & table_bit(*english_table))) return false;
+    preferred = english_table;  // N or Q: an English game
+    return true;
+  }
+
+  // Settles the game's language once the tables left read every letter alike.
+  void settle() {
+    const Notation* first = nullptr;
+    for (const Notation& n : notations())
+      if (tables & table_bit(n)) {
+        if (!first)
+          first = &n;
+        else if (!same_words(*first, n))
+          return;
+      }
+    preferred = first;
+  }
+
+  // A lettered token while the game's language is not known: read in each table the game
+  // may still be in. Tables that give no legal move drop out; when the others give
+  // different moves, the rest of the game decides (LookAhead), and when it cannot, the
+  // move is refused as ambiguous: a game is never read in a guessed language.
+  [[gnu::noinline]] void add_unsettled(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset) {
+    const Position& now = f.state.position();
+    std::vector<LookAhead::Reading> legal;
+    for (const Notation& n : notations()) {
+      if (!(tables & table_bit(n))) continue;
+      std::optional<San> san = reading_in(token, n);
+      if (Move m = san ? find_move(now, *san) : Move::none(); !m.is_none()) legal.push_back({&n, m, now});
+    }
+    if (legal.empty()) return add_any_reading(f, node, token, offset);  // its errors, NAGs, e.p. marks
+    TableSet readers = 0;
+    for (const auto& r : legal) readers |= table_bit(*r.table);
+    if (!agree(legal, readers)) readers = look_ahead(offset, legal);
+    if (!agree(legal, readers)) return refuse_ambiguous(f, node, token, offset, legal, readers);
+    for (const auto& r : legal)
+      if (readers & table_bit(*r.table)) {
+        San san = *reading_in(token, *r.table);
+        tables = readers;
+        settle();
+        return play(f, node, san, r.first, offset, token);
+      }
+  }
+  // Whether the readings of the tables in `set` give one move.
+  static bool agree(const std::vector<LookAhead::Reading>& legal, TableSet set) {
+    const LookAhead::Reading* first = nullptr;
+    for (const auto& r : legal)
+      if (!(set & table_bit(*r.table)))
+        continue;
+      else if (!first)
+        first = &r;
+      else if (r.first != first->first)
+        return false;
+    return first != nullptr;
+  }
+  // The tables whose reading of the rest of the line goes furthest (LookAhead).
+  TableSet look_ahead(std::uint64_t offset, std::vector<LookAhead::Reading> legal) {
+    for (auto& r : legal) r.pos.play(r.first);
+    if (!rereader) rereader = std::make_unique<pgn::GameParser>(replay_reader_options());
+    pgn::RawGame raw;
+    raw.text = game_text;
+    raw.index = rec.index;
+    raw.byte_offset = rec.start.offset;
+    raw.line = rec.start.line;
+    raw.column = rec.start.column;
+    LookAhead ahead(offset, std::move(legal));
+    pgn::ReadStats stats;
+    rereader->parse(raw, ahead, stats);
+    return ahead.furthest();
+  }
+  [[gnu::noinline]] void refuse_ambiguous(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset,
+                                          const std::vector<LookAhead::Reading>& legal, TableSet set) {
+    const Position& now = f.state.position();
+    std::string readings, codes;
+    TableSet told = 0;  // the tables named so far, each with the others that give its move
+    for (const auto& r : legal) {
+      if (!(set & table_bit(*r.table)) || (told & table_bit(*r.table))) continue;
+      readings += (readings.empty() ? "" : "; ") + format_san(now, r.first) + " in ";
+      for (const auto& same : legal)
+        if ((set & table_bit(*same.table)) && same.first == r.first) {
+          readings += std::string(language_name(*same.table)) + ", ";
+          codes += std::string(codes.empty() ? "" : ", ") + std::string(same.table->code);
+          told |= table_bit(*same.table);
+        }
+      readings.resize(readings.size() - 2);
+    }
+    diagnose(Problem::ambiguous_move, true, offset, ply_of(now), numbered_move(now, token),
+             "the game's language is not known and '" + display_token(token) + "' reads as " + readings +
+                 "; the game's moves do not tell which: name its language with --from (" + codes + ")");
+    break_line(f, node, token);
+  }
+
   // A token in a game written in another language, or not of the usual shape: its usual
   // readings first, without strings (a Chinese word's reading from the reader, the game's
   // letter table), then every reading read_move finds.
   [[gnu::noinline]] void add_other_move(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset,
                                         const San* plain, bool english_game) {
+    if (!preferred && static_cast<unsigned char>(token[0]) < 0x80) return add_unsettled(f, node, token, offset);
     const Position& now = f.state.position();
     bool lettered = plain && plain->piece == NoPieceType;  // Sf3: the reader leaves the letter to the game's table
     if (english_game && (!plain || lettered)) {
@@ -319,6 +514,13 @@ struct Replayer::Impl {
         if (Move m = find_move(now, san); !m.is_none()) return play(f, node, san, m, offset, token);
       }
     }
+    add_any_reading(f, node, token, offset);
+  }
+
+  // The general path: every reading read_move finds, the first legal one played; or the
+  // token's error.
+  void add_any_reading(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset) {
+    const Position& now = f.state.position();
     if (special_token(f, token, offset)) return;
     Result<MoveReadings> readings = read_move(token, preferred);
     if (!readings) {
@@ -333,6 +535,9 @@ struct Replayer::Impl {
     std::string first_error;
     bool ambiguous = false;
     for (const Reading& reading : readings->readings) {
+      // Before the game's language is known, not in a table its earlier moves ruled out.
+      TableSet table = table_bit(*reading.notation);
+      if (!preferred && reading.notation != english_table && (letter_tables() & table) && !(tables & table)) continue;
       Result<Move> r = resolve_san(now, reading.san);
       if (r) {
         if (reading.notation != &english()) preferred = reading.notation;  // O-O or e4 say nothing of the language
@@ -565,6 +770,8 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
   s.after_move = Visit::Continue;
   s.watching = false;
   s.preferred = s.options.notation;
+  s.tables = letter_tables();
+  s.game_text = info.text;
   s.known_tags.fill(-1);
   return Visit::Continue;
 }
