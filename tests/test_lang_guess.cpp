@@ -131,6 +131,22 @@ TEST_CASE("a game whose moves fit two tables is refused, not read in one of them
   CHECK(read_one("1. e4 e5 2. Sf3 *").moves == "1. e4 e5 2. Nf3 *");
 }
 
+TEST_CASE("where the moves cannot tell, a piece's letter beats a pawn's, then English", "[notation][lang_guess]") {
+  // Each game ends before a move tells its tables apart; qipu reads it so (README).
+  // 2. Bf4: an English bishop, or German's pawn written with its letter B (nonstandard).
+  ReadBack r = read_one("1. d4 d5 2. Bf4 1-0");
+  CHECK(r.errors == 0);
+  CHECK(r.moves == "1. d4 d5 2. Bf4 1-0");
+  // 2. Pf3: a Dutch knight, or a pawn written with English's P.
+  r = read_one("1. e4 e5 2. Pf3 *");
+  CHECK(r.errors == 0);
+  CHECK(r.moves == "1. e4 e5 2. Nf3 *");
+  // d8=B: an English bishop or a Hungarian rook, both pieces: English, the PGN standard's.
+  r = read_one("[SetUp \"1\"]\n[FEN \"k7/3P4/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. d8=B *");
+  CHECK(r.errors == 0);
+  CHECK(r.moves == "1. d8=B *");
+}
+
 TEST_CASE("a move that settles the language later decides an earlier one", "[notation][lang_guess]") {
   // 2. Pf3 Pc6 read as pawn moves in English (explicit P) and as knights in Dutch, until
   // 4. Le2, which only Dutch reads: the knights.

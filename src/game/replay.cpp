@@ -103,6 +103,21 @@ std::optional<San> reading_in(std::string_view token, const Notation& table) {
   return r->readings.front().san;
 }
 
+// The same, from the reader's board part when the token is plain SAN whose capital is a
+// piece word of the table (no promotion): no strings, as letter_move reads a settled game.
+std::optional<San> reading_in(std::string_view token, const Notation& table, const San* plain) {
+  if (plain && plain->promotion == NoPieceType && token[0] >= 'A' && token[0] <= 'Z') {
+    if (PieceType p = letter_piece(table, token[0]); p != NoPieceType) {
+      San san = *plain;
+      san.piece = p;
+      return san;
+    }
+    auto pawn_letter = [&](std::string_view w) { return w[0] == token[0]; };
+    if (std::none_of(table.pawn_words.begin(), table.pawn_words.end(), pawn_letter)) return std::nullopt;
+  }
+  return reading_in(token, table);
+}
+
 // The language's name in a table's description ("Dutch: K D T L P" gives "Dutch").
 std::string_view language_name(const Notation& n) {
   return n.description.substr(0, std::min(n.description.find(':'), n.description.find(" (")));
@@ -113,15 +128,33 @@ std::string_view language_name(const Notation& n) {
 // move until it meets a token it cannot read as a legal move. Reads the game's text again
 // with the reader, from the line's tokens after the one that forked (variations inside
 // it skipped), and stops once the tables that still read agree on the forking move.
+// A table's legal reading of a token, and the line read on from it (LookAhead).
+struct TableReading {
+  const Notation* table;
+  TableSet bit;  // the table's
+  Move first;    // the token's move in this table
+  Position pos;
+  int plies = 1;
+  bool alive = true;
+  bool pawn_word = false;  // a pawn written with a letter (German Bf4, English Pf3): nonstandard everywhere
+};
+
+// Whether the readings of the tables in `set` give one move (false for none).
+bool one_move(const std::vector<TableReading>& readings, TableSet set) {
+  const TableReading* first = nullptr;
+  for (const auto& r : readings)
+    if (!(set & r.bit))
+      continue;
+    else if (!first)
+      first = &r;
+    else if (r.first != first->first)
+      return false;
+  return first != nullptr;
+}
+
 class LookAhead final : public pgn::Visitor {
  public:
-  struct Reading {
-    const Notation* table;
-    Move first;  // the forking token's move in this table
-    Position pos;
-    int plies = 1;
-    bool alive = true;
-  };
+  using Reading = TableReading;
   LookAhead(std::uint64_t fork_offset, std::vector<Reading> readings)
       : fork_(fork_offset), readings_(std::move(readings)) {}
 
@@ -156,20 +189,17 @@ class LookAhead final : public pgn::Visitor {
     for (const Reading& r : readings_) most = std::max(most, r.plies);
     TableSet set = 0;
     for (const Reading& r : readings_)
-      if (r.plies == most) set |= table_bit(*r.table);
+      if (r.plies == most) set |= r.bit;
     return set;
   }
 
  private:
-  // Whether the tables still reading give one move for the forking token.
+  // Whether the tables still reading give one move for the forking token, or none reads.
   [[nodiscard]] bool agreed() const {
-    const Reading* first = nullptr;
+    TableSet alive = 0;
     for (const Reading& r : readings_)
-      if (r.alive && !first)
-        first = &r;
-      else if (r.alive && r.first != first->first)
-        return false;
-    return true;
+      if (r.alive) alive |= r.bit;
+    return !alive || one_move(readings_, alive);
   }
   std::uint64_t fork_;
   std::vector<Reading> readings_;
@@ -202,6 +232,7 @@ struct Replayer::Impl {
   // The tables this game's moves may be written in, while `preferred` is not set: those
   // that read every lettered move so far as a legal move, and the same one.
   TableSet tables = 0;
+  const TableSet english_bit = table_bit(english());
   std::string_view game_text;                 // read again when a token's table is in doubt
   std::unique_ptr<pgn::GameParser> rereader;  // made the first time
 
@@ -340,8 +371,13 @@ struct Replayer::Impl {
   // A capital in a letter language's game (Sf3, and Ke2 whose K English reads too): the
   // reader's board part with the piece the game's table gives the letter, as read_usual
   // reads it, in `san`, and the move it finds. Kept out of add_move, whose English path
-  // it would lengthen; a Chinese word's reading names its piece already.
+  // it would lengthen; a Chinese word's reading names its piece already. Before the
+  // game's language is known, the reader's reading when its piece has one meaning.
   [[gnu::noinline]] Move letter_move(const Position& now, std::string_view token, const San& plain, San& san) {
+    if (!preferred) {
+      san = plain;
+      return plain.piece != NoPieceType && one_meaning(token, plain) ? find_move(now, plain) : Move::none();
+    }
     if (token[0] < 'A' || token[0] > 'Z') return Move::none();
     san = plain;
     san.piece = letters.of(*preferred, token[0]);
@@ -362,13 +398,11 @@ struct Replayer::Impl {
     // A pawn's plain SAN (e4, exd5) reads the same in every letter language; a piece's
     // takes its piece from the game's table (German's Sf3 and Ke2 both come this way).
     // A lettered reading (Sf3, piece NoPieceType) in an English game finds no move.
-    bool english_game = !preferred || preferred == english_table;
-    // Before the game's language is known, only a pawn's move, or a piece word of one
-    // meaning in every table (N, Q, K, 马), is read this way.
+    // Before the game's language is known (no `preferred`) a piece's move is read as in
+    // a letter language's game, by letter_move.
+    bool english_game = preferred == english_table;
     if (plain && (english_game || (plain->piece == Pawn && plain->promotion == NoPieceType))) {
-      if (Move m = find_move(f.state.position(), *plain);
-          !m.is_none() &&
-          (preferred || (plain->piece == Pawn && plain->promotion == NoPieceType) || one_meaning(token, *plain))) {
+      if (Move m = find_move(f.state.position(), *plain); !m.is_none()) {
         play(f, node, *plain, m, offset, token);
         if (watching) [[unlikely]]
           look(f);
@@ -381,7 +415,7 @@ struct Replayer::Impl {
         return;
       }
     }
-    add_other_move(f, node, token, offset, plain, english_game);
+    add_other_move(f, node, token, offset, plain);
     if (watching) look(f);  // asked again of the same position when the move failed: the same answer
   }
 
@@ -394,7 +428,7 @@ struct Replayer::Impl {
     PieceType named = san.promotion != NoPieceType ? san.promotion : san.piece;
     if (named == Bishop || named == Rook || san.piece == Bishop || san.piece == Rook) return false;
     if (named == King) return true;
-    if (!(tables & table_bit(*english_table))) return false;
+    if (!(tables & english_bit)) return false;
     preferred = english_table;  // N or Q: an English game
     return true;
   }
@@ -402,11 +436,12 @@ struct Replayer::Impl {
   // Settles the game's language once the tables left read every letter alike.
   void settle() {
     const Notation* first = nullptr;
-    for (const Notation& n : notations())
-      if (tables & table_bit(n)) {
+    const std::vector<Notation>& all = notations();
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (tables & TableSet{1} << i) {
         if (!first)
-          first = &n;
-        else if (!same_words(*first, n))
+          first = &all[i];
+        else if (!same_words(*first, all[i]))
           return;
       }
     preferred = first;
@@ -416,41 +451,48 @@ struct Replayer::Impl {
   // may still be in. Tables that give no legal move drop out; when the others give
   // different moves, the rest of the game decides (LookAhead), and when it cannot, the
   // move is refused as ambiguous: a game is never read in a guessed language.
-  [[gnu::noinline]] void add_unsettled(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset) {
+  [[gnu::noinline]] void add_unsettled(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset,
+                                       const San* plain) {
     const Position& now = f.state.position();
-    std::vector<LookAhead::Reading> legal;
-    for (const Notation& n : notations()) {
-      if (!(tables & table_bit(n))) continue;
-      std::optional<San> san = reading_in(token, n);
-      if (Move m = san ? find_move(now, *san) : Move::none(); !m.is_none()) legal.push_back({&n, m, now});
+    std::vector<TableReading> legal;
+    TableSet readers = 0;
+    const std::vector<Notation>& all = notations();
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      TableSet bit = TableSet{1} << i;
+      if (!(tables & bit)) continue;
+      std::optional<San> san = reading_in(token, all[i], plain);
+      if (Move m = san ? find_move(now, *san) : Move::none(); !m.is_none()) {
+        bool pawn_word = san->piece == Pawn && token[0] >= 'A' && token[0] <= 'Z' && token[0] != 'O';
+        legal.push_back({.table = &all[i], .bit = bit, .first = m, .pos = now, .pawn_word = pawn_word});
+        readers |= bit;
+      }
     }
     if (legal.empty()) return add_any_reading(f, node, token, offset);  // its errors, NAGs, e.p. marks
-    TableSet readers = 0;
-    for (const auto& r : legal) readers |= table_bit(*r.table);
-    if (!agree(legal, readers)) readers = look_ahead(offset, legal);
-    if (!agree(legal, readers)) return refuse_ambiguous(f, node, token, offset, legal, readers);
+    if (!one_move(legal, readers)) {
+      if (TableSet furthest = look_ahead(offset, legal)) readers = furthest;
+      if (!one_move(legal, readers)) readers = preferred_readings(legal, readers);
+    }
+    if (!one_move(legal, readers)) return refuse_ambiguous(f, node, token, offset, legal, readers);
     for (const auto& r : legal)
-      if (readers & table_bit(*r.table)) {
-        San san = *reading_in(token, *r.table);
+      if (readers & r.bit) {
+        San san = *reading_in(token, *r.table, plain);
         tables = readers;
         settle();
         return play(f, node, san, r.first, offset, token);
       }
   }
-  // Whether the readings of the tables in `set` give one move.
-  static bool agree(const std::vector<LookAhead::Reading>& legal, TableSet set) {
-    const LookAhead::Reading* first = nullptr;
+  // Where the game's moves cannot tell the tables apart: a piece's letter before a pawn
+  // written with a letter (nonstandard in every table: 2. Bf4 is a bishop, not German's
+  // pawn; Pf3 a Dutch knight, not English's pawn), then English SAN, the PGN standard's.
+  TableSet preferred_readings(const std::vector<TableReading>& legal, TableSet set) const {
+    TableSet pieces = 0;
     for (const auto& r : legal)
-      if (!(set & table_bit(*r.table)))
-        continue;
-      else if (!first)
-        first = &r;
-      else if (r.first != first->first)
-        return false;
-    return first != nullptr;
+      if ((set & r.bit) && !r.pawn_word) pieces |= r.bit;
+    if (pieces) set = pieces;
+    return one_move(legal, set) || !(set & english_bit) ? set : english_bit;
   }
   // The tables whose reading of the rest of the line goes furthest (LookAhead).
-  TableSet look_ahead(std::uint64_t offset, std::vector<LookAhead::Reading> legal) {
+  TableSet look_ahead(std::uint64_t offset, std::vector<TableReading> legal) {
     for (auto& r : legal) r.pos.play(r.first);
     if (!rereader) rereader = std::make_unique<pgn::GameParser>(replay_reader_options());
     pgn::RawGame raw;
@@ -464,19 +506,21 @@ struct Replayer::Impl {
     rereader->parse(raw, ahead, stats);
     return ahead.furthest();
   }
+  // The error for a token the game's moves leave in two tables with different moves:
+  // each move with the languages that read it, and the codes --from takes.
   [[gnu::noinline]] void refuse_ambiguous(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset,
-                                          const std::vector<LookAhead::Reading>& legal, TableSet set) {
+                                          const std::vector<TableReading>& legal, TableSet set) {
     const Position& now = f.state.position();
     std::string readings, codes;
     TableSet told = 0;  // the tables named so far, each with the others that give its move
     for (const auto& r : legal) {
-      if (!(set & table_bit(*r.table)) || (told & table_bit(*r.table))) continue;
+      if (!(set & r.bit) || (told & r.bit)) continue;
       readings += (readings.empty() ? "" : "; ") + format_san(now, r.first) + " in ";
       for (const auto& same : legal)
-        if ((set & table_bit(*same.table)) && same.first == r.first) {
+        if ((set & same.bit) && same.first == r.first) {
           readings += std::string(language_name(*same.table)) + ", ";
           codes += std::string(codes.empty() ? "" : ", ") + std::string(same.table->code);
-          told |= table_bit(*same.table);
+          told |= same.bit;
         }
       readings.resize(readings.size() - 2);
     }
@@ -490,8 +534,9 @@ struct Replayer::Impl {
   // readings first, without strings (a Chinese word's reading from the reader, the game's
   // letter table), then every reading read_move finds.
   [[gnu::noinline]] void add_other_move(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset,
-                                        const San* plain, bool english_game) {
-    if (!preferred && static_cast<unsigned char>(token[0]) < 0x80) return add_unsettled(f, node, token, offset);
+                                        const San* plain) {
+    if (!preferred && static_cast<unsigned char>(token[0]) < 0x80) return add_unsettled(f, node, token, offset, plain);
+    bool english_game = !preferred || preferred == english_table;
     const Position& now = f.state.position();
     bool lettered = plain && plain->piece == NoPieceType;  // Sf3: the reader leaves the letter to the game's table
     if (english_game && (!plain || lettered)) {
