@@ -123,24 +123,26 @@ std::string_view language_name(const Notation& n) {
   return n.description.substr(0, std::min(n.description.find(':'), n.description.find(" (")));
 }
 
-// The moves the rest of a line reads as in each of a few tables, where one token read in
-// them gave different legal moves: each table's reading of the line goes on from its own
-// move until it meets a token it cannot read as a legal move. Reads the game's text again
-// with the reader, from the line's tokens after the one that forked (variations inside
-// it skipped), and stops once the tables that still read agree on the forking move.
-// A table's legal reading of a token, and the line read on from it (LookAhead).
+// A table's legal reading of a token.
 struct TableReading {
-  const Notation* table;
-  TableSet bit;  // the table's
-  Move first;    // the token's move in this table
-  Position pos;
-  int plies = 1;
-  bool alive = true;
+  const Notation* table = nullptr;
+  TableSet bit = 0;        // the table's
+  Move first;              // the token's move in this table
   bool pawn_word = false;  // a pawn written with a letter (German Bf4, English Pf3): nonstandard everywhere
+};
+// A token's legal readings, at most one a table: kept on the stack, as every piece move
+// of a game whose language is not settled yet is read this way.
+struct TableReadings {
+  std::array<TableReading, 32> at;  // TableSet has a bit for 32 tables
+  std::size_t size = 0;
+  [[nodiscard]] const TableReading* begin() const { return at.data(); }
+  [[nodiscard]] const TableReading* end() const { return at.data() + size; }
+  [[nodiscard]] bool empty() const { return size == 0; }
+  void push_back(const TableReading& r) { at[size++] = r; }
 };
 
 // Whether the readings of the tables in `set` give one move (false for none).
-bool one_move(const std::vector<TableReading>& readings, TableSet set) {
+bool one_move(const TableReadings& readings, TableSet set) {
   const TableReading* first = nullptr;
   for (const auto& r : readings)
     if (!(set & r.bit))
@@ -152,11 +154,21 @@ bool one_move(const std::vector<TableReading>& readings, TableSet set) {
   return first != nullptr;
 }
 
+// The moves the rest of a line reads as in each of a few tables, where one token read in
+// them gave different legal moves: each table's reading of the line goes on from its own
+// move until it meets a token it cannot read as a legal move. Reads the game's text again
+// with the reader, from the line's tokens after the one that forked (variations inside
+// it skipped), and stops once the tables that still read agree on the forking move.
 class LookAhead final : public pgn::Visitor {
  public:
-  using Reading = TableReading;
-  LookAhead(std::uint64_t fork_offset, std::vector<Reading> readings)
-      : fork_(fork_offset), readings_(std::move(readings)) {}
+  LookAhead(std::uint64_t fork_offset, const TableReadings& readings, const Position& before)
+      : fork_(fork_offset), readings_(readings) {
+    for (const auto& r : readings) {
+      lines_.push_back({before, 1});
+      lines_.back().pos.play(r.first);
+      alive_ |= r.bit;
+    }
+  }
 
   Visit begin_variation(std::uint64_t) override {
     ++depth_;
@@ -168,41 +180,41 @@ class LookAhead final : public pgn::Visitor {
     if (offset <= fork_ || fork_depth_ < 0 || depth_ > fork_depth_) return Visit::Continue;
     if (depth_ < fork_depth_) return Visit::Skip;  // the forking move's variation ended
     if (glyph_nag(token)) return Visit::Continue;
-    for (Reading& r : readings_) {
-      if (!r.alive) continue;
+    for (std::size_t i = 0; i < lines_.size(); ++i) {
+      const TableReading& r = readings_.at[i];
+      if (!(alive_ & r.bit)) continue;
       std::optional<San> san = reading_in(token, *r.table);
-      Move m = san ? find_move(r.pos, *san) : Move::none();
+      Move m = san ? find_move(lines_[i].pos, *san) : Move::none();
       if (m.is_none()) {
-        r.alive = false;
+        alive_ &= ~r.bit;
         continue;
       }
-      r.pos.play(m);
-      ++r.plies;
+      lines_[i].pos.play(m);
+      ++lines_[i].plies;
     }
-    return agreed() ? Visit::Skip : Visit::Continue;
+    return !alive_ || one_move(readings_, alive_) ? Visit::Skip : Visit::Continue;
   }
   // The tables whose reading went furthest: all that read the line to its end, else the
   // ones that failed last. None when the forking token was never met.
   [[nodiscard]] TableSet furthest() const {
     if (fork_depth_ < 0) return 0;
     int most = 0;
-    for (const Reading& r : readings_) most = std::max(most, r.plies);
+    for (const Line& l : lines_) most = std::max(most, l.plies);
     TableSet set = 0;
-    for (const Reading& r : readings_)
-      if (r.plies == most) set |= r.bit;
+    for (std::size_t i = 0; i < lines_.size(); ++i)
+      if (lines_[i].plies == most) set |= readings_.at[i].bit;
     return set;
   }
 
  private:
-  // Whether the tables still reading give one move for the forking token, or none reads.
-  [[nodiscard]] bool agreed() const {
-    TableSet alive = 0;
-    for (const Reading& r : readings_)
-      if (r.alive) alive |= r.bit;
-    return !alive || one_move(readings_, alive);
-  }
+  struct Line {
+    Position pos;  // after the line's last move read in this table
+    int plies;     // moves read, the forking one included
+  };
   std::uint64_t fork_;
-  std::vector<Reading> readings_;
+  const TableReadings& readings_;
+  std::vector<Line> lines_;  // one a reading, in its order
+  TableSet alive_ = 0;       // the tables still reading
   int depth_ = 0, fork_depth_ = -1;
 };
 
@@ -454,7 +466,7 @@ struct Replayer::Impl {
   [[gnu::noinline]] void add_unsettled(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset,
                                        const San* plain) {
     const Position& now = f.state.position();
-    std::vector<TableReading> legal;
+    TableReadings legal;
     TableSet readers = 0;
     const std::vector<Notation>& all = notations();
     for (std::size_t i = 0; i < all.size(); ++i) {
@@ -463,13 +475,13 @@ struct Replayer::Impl {
       std::optional<San> san = reading_in(token, all[i], plain);
       if (Move m = san ? find_move(now, *san) : Move::none(); !m.is_none()) {
         bool pawn_word = san->piece == Pawn && token[0] >= 'A' && token[0] <= 'Z' && token[0] != 'O';
-        legal.push_back({.table = &all[i], .bit = bit, .first = m, .pos = now, .pawn_word = pawn_word});
+        legal.push_back({&all[i], bit, m, pawn_word});
         readers |= bit;
       }
     }
     if (legal.empty()) return add_any_reading(f, node, token, offset);  // its errors, NAGs, e.p. marks
     if (!one_move(legal, readers)) {
-      if (TableSet furthest = look_ahead(offset, legal)) readers = furthest;
+      if (TableSet furthest = look_ahead(offset, legal, now)) readers = furthest;
       if (!one_move(legal, readers)) readers = preferred_readings(legal, readers);
     }
     if (!one_move(legal, readers)) return refuse_ambiguous(f, node, token, offset, legal, readers);
@@ -484,7 +496,7 @@ struct Replayer::Impl {
   // Where the game's moves cannot tell the tables apart: a piece's letter before a pawn
   // written with a letter (nonstandard in every table: 2. Bf4 is a bishop, not German's
   // pawn; Pf3 a Dutch knight, not English's pawn), then English SAN, the PGN standard's.
-  TableSet preferred_readings(const std::vector<TableReading>& legal, TableSet set) const {
+  TableSet preferred_readings(const TableReadings& legal, TableSet set) const {
     TableSet pieces = 0;
     for (const auto& r : legal)
       if ((set & r.bit) && !r.pawn_word) pieces |= r.bit;
@@ -492,8 +504,7 @@ struct Replayer::Impl {
     return one_move(legal, set) || !(set & english_bit) ? set : english_bit;
   }
   // The tables whose reading of the rest of the line goes furthest (LookAhead).
-  TableSet look_ahead(std::uint64_t offset, std::vector<TableReading> legal) {
-    for (auto& r : legal) r.pos.play(r.first);
+  TableSet look_ahead(std::uint64_t offset, const TableReadings& legal, const Position& now) {
     if (!rereader) rereader = std::make_unique<pgn::GameParser>(replay_reader_options());
     pgn::RawGame raw;
     raw.text = game_text;
@@ -501,7 +512,7 @@ struct Replayer::Impl {
     raw.byte_offset = rec.start.offset;
     raw.line = rec.start.line;
     raw.column = rec.start.column;
-    LookAhead ahead(offset, std::move(legal));
+    LookAhead ahead(offset, legal, now);
     pgn::ReadStats stats;
     rereader->parse(raw, ahead, stats);
     return ahead.furthest();
@@ -509,7 +520,7 @@ struct Replayer::Impl {
   // The error for a token the game's moves leave in two tables with different moves:
   // each move with the languages that read it, and the codes --from takes.
   [[gnu::noinline]] void refuse_ambiguous(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset,
-                                          const std::vector<TableReading>& legal, TableSet set) {
+                                          const TableReadings& legal, TableSet set) {
     const Position& now = f.state.position();
     std::string readings, codes;
     TableSet told = 0;  // the tables named so far, each with the others that give its move
