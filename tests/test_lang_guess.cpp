@@ -56,6 +56,14 @@ ReadBack read_one(const std::string& movetext, const Notation* from = nullptr) {
   return games[0];
 }
 
+// Checks that a game, its language guessed, reads without error as the English moves.
+void reads_as(const std::string& pgn, const std::string& english) {
+  INFO(pgn);
+  ReadBack r = read_one(pgn);
+  CHECK(r.errors == 0);
+  CHECK(r.moves == english);
+}
+
 // The English games the round trips start from: games made so that a first piece move
 // means another piece (or a pawn) in another table (tests/data/notation/lang-guess.pgn),
 // and real games (data/classics.pgn, the first world championship games).
@@ -70,15 +78,11 @@ std::string english_games() {
 }  // namespace
 
 TEST_CASE("Dutch Pf3 as a game's first piece move is a knight, not a pawn", "[notation][lang_guess]") {
-  ReadBack r = read_one("1. e4 e5 2. Pf3 Pc6 3. Lb5 a6 4. La4 Pf6 *");
-  CHECK(r.errors == 0);
-  CHECK(r.moves == "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 *");
+  reads_as("1. e4 e5 2. Pf3 Pc6 3. Lb5 a6 4. La4 Pf6 *", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 *");
 }
 
 TEST_CASE("Hungarian Hf3 as a game's first piece move is a knight, not a Polish queen", "[notation][lang_guess]") {
-  ReadBack r = read_one("1. e4 e5 2. Hf3 Hc6 3. Fb5 a6 4. Fa4 Hf6 *");
-  CHECK(r.errors == 0);
-  CHECK(r.moves == "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 *");
+  reads_as("1. e4 e5 2. Hf3 Hc6 3. Fb5 a6 4. Fa4 Hf6 *", "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 *");
 }
 
 TEST_CASE("a two-character knight word before a space is no xiangqi", "[notation][lang_guess]") {
@@ -134,27 +138,17 @@ TEST_CASE("a game whose moves fit two tables is refused, not read in one of them
 TEST_CASE("where the moves cannot tell, a piece's letter beats a pawn's, then English", "[notation][lang_guess]") {
   // Each game ends before a move tells its tables apart; qipu reads it so (README).
   // 2. Bf4: an English bishop, or German's pawn written with its letter B (nonstandard).
-  ReadBack r = read_one("1. d4 d5 2. Bf4 1-0");
-  CHECK(r.errors == 0);
-  CHECK(r.moves == "1. d4 d5 2. Bf4 1-0");
+  reads_as("1. d4 d5 2. Bf4 1-0", "1. d4 d5 2. Bf4 1-0");
   // 2. Pf3: a Dutch knight, or a pawn written with English's P.
-  r = read_one("1. e4 e5 2. Pf3 *");
-  CHECK(r.errors == 0);
-  CHECK(r.moves == "1. e4 e5 2. Nf3 *");
+  reads_as("1. e4 e5 2. Pf3 *", "1. e4 e5 2. Nf3 *");
   // d8=B: an English bishop or a Hungarian rook, both pieces: English, the PGN standard's.
-  r = read_one("[SetUp \"1\"]\n[FEN \"k7/3P4/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. d8=B *");
-  CHECK(r.errors == 0);
-  CHECK(r.moves == "1. d8=B *");
+  reads_as("[SetUp \"1\"]\n[FEN \"k7/3P4/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. d8=B *", "1. d8=B *");
 }
 
 TEST_CASE("a move that settles the language later decides an earlier one", "[notation][lang_guess]") {
   // 2. Pf3 Pc6 read as pawn moves in English (explicit P) and as knights in Dutch, until
   // 4. Le2, which only Dutch reads: the knights.
-  ReadBack r = read_one("1. e4 e5 2. Pf3 Pc6 3. d3 d6 4. Le2 Le7 *");
-  CHECK(r.errors == 0);
-  CHECK(r.moves == "1. e4 e5 2. Nf3 Nc6 3. d3 d6 4. Be2 Be7 *");
+  reads_as("1. e4 e5 2. Pf3 Pc6 3. d3 d6 4. Le2 Le7 *", "1. e4 e5 2. Nf3 Nc6 3. d3 d6 4. Be2 Be7 *");
   // An English game with explicit pawn letters: 1. Pe4 is no Dutch knight move.
-  r = read_one("1. Pe4 Pe5 2. Pf4 Pd6 3. Nf3 *");
-  CHECK(r.errors == 0);
-  CHECK(r.moves == "1. e4 e5 2. f4 d6 3. Nf3 *");
+  reads_as("1. Pe4 Pe5 2. Pf4 Pd6 3. Nf3 *", "1. e4 e5 2. f4 d6 3. Nf3 *");
 }
