@@ -152,3 +152,23 @@ TEST_CASE("a move that settles the language later decides an earlier one", "[not
   // An English game with explicit pawn letters: 1. Pe4 is no Dutch knight move.
   reads_as("1. Pe4 Pe5 2. Pf4 Pd6 3. Nf3 *", "1. e4 e5 2. f4 d6 3. Nf3 *");
 }
+
+TEST_CASE("real games written in every letter language read back without --from", "[notation][lang_guess][corpus]") {
+  QIPU_NEEDS_CORPORA("real/pgnmentor");
+  // 1 MB of a player's games (pgnmentor): before the language guess, Dutch and Hungarian
+  // lost thousands of such games to errors, Czech and Portuguese some.
+  const std::string en_pgn = cli_test::slurp(corpora::path("real/pgnmentor/data__pgn__Akobian.pgn"));
+  std::vector<ReadBack> en = read_games(en_pgn);
+  REQUIRE(en.size() > 1000);
+  for (const Notation& table : notations()) {
+    INFO(table.code);
+    std::string written;
+    for (const auto& g : read_games(en_pgn, nullptr, &table)) written += g.pgn;
+    std::vector<ReadBack> back = read_games(written);
+    REQUIRE(back.size() == en.size());
+    int differ = 0;
+    for (std::size_t i = 0; i < en.size(); ++i)
+      differ += back[i].moves != en[i].moves || back[i].errors != en[i].errors;
+    CHECK(differ == 0);
+  }
+}
