@@ -6,6 +6,7 @@
 
 #include "../notation/fast.hpp"
 #include "qipu/board/movegen.hpp"
+#include "qipu/game/pipeline.hpp"
 #include "qipu/notation/notation.hpp"
 #include "qipu/pgn/line_counter.hpp"
 
@@ -92,6 +93,131 @@ std::optional<San> english_san(std::string_view token) {
   return parsed ? std::optional<San>(*parsed) : std::nullopt;
 }
 
+// A token read in one table, for a game whose language is not known yet: a Chinese word
+// or figurine names one piece in every table (its first reading); letters by the table.
+std::optional<San> reading_in(std::string_view token, const Notation& table) {
+  if (std::all_of(token.begin(), token.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+    return read_in(token, table);
+  Result<MoveReadings> r = read_move(token);
+  if (!r || r->readings.empty()) return std::nullopt;
+  return r->readings.front().san;
+}
+
+// The same, from the reader's board part when the token is plain SAN whose capital is a
+// piece word of the table (no promotion): no strings, as letter_move reads a settled game.
+std::optional<San> reading_in(std::string_view token, const Notation& table, const San* plain) {
+  if (plain && plain->promotion == NoPieceType && token[0] >= 'A' && token[0] <= 'Z') {
+    if (PieceType p = letter_piece(table, token[0]); p != NoPieceType) {
+      San san = *plain;
+      san.piece = p;
+      return san;
+    }
+    auto pawn_letter = [&](std::string_view w) { return w[0] == token[0]; };
+    if (std::none_of(table.pawn_words.begin(), table.pawn_words.end(), pawn_letter)) return std::nullopt;
+  }
+  return reading_in(token, table);
+}
+
+// The language's name in a table's description ("Dutch: K D T L P" gives "Dutch").
+std::string_view language_name(const Notation& n) {
+  return n.description.substr(0, std::min(n.description.find(':'), n.description.find(" (")));
+}
+
+// A table's legal reading of a token.
+struct TableReading {
+  const Notation* table = nullptr;
+  TableSet bit = 0;        // the table's
+  Move first;              // the token's move in this table
+  bool pawn_word = false;  // a pawn written with a letter (German Bf4, English Pf3): nonstandard everywhere
+};
+// A token's legal readings, at most one a table: kept on the stack, as every piece move
+// of a game whose language is not settled yet is read this way.
+struct TableReadings {
+  std::array<TableReading, 32> at;  // TableSet has a bit for 32 tables
+  std::size_t size = 0;
+  [[nodiscard]] const TableReading* begin() const { return at.data(); }
+  [[nodiscard]] const TableReading* end() const { return at.data() + size; }
+  [[nodiscard]] bool empty() const { return size == 0; }
+  void push_back(const TableReading& r) { at[size++] = r; }
+};
+
+// Whether the readings of the tables in `set` give one move (false for none).
+bool one_move(const TableReadings& readings, TableSet set) {
+  const TableReading* first = nullptr;
+  for (const auto& r : readings)
+    if (!(set & r.bit))
+      continue;
+    else if (!first)
+      first = &r;
+    else if (r.first != first->first)
+      return false;
+  return first != nullptr;
+}
+
+// The moves the rest of a line reads as in each of a few tables, where one token read in
+// them gave different legal moves: each table's reading of the line goes on from its own
+// move until it meets a token it cannot read as a legal move. Reads the game's text again
+// with the reader, from the line's tokens after the one that forked (variations inside
+// it skipped), and stops once the tables that still read agree on the forking move.
+class LookAhead final : public pgn::Visitor {
+ public:
+  LookAhead(std::uint64_t fork_offset, const TableReadings& readings, const Position& before)
+      : fork_(fork_offset), readings_(readings) {
+    for (const auto& r : readings) {
+      lines_.push_back({before, 1});
+      lines_.back().pos.play(r.first);
+      alive_ |= r.bit;
+    }
+  }
+
+  Visit begin_variation(std::uint64_t) override {
+    ++depth_;
+    return Visit::Continue;
+  }
+  void end_variation() override { --depth_; }
+  Visit move(std::string_view token, std::uint64_t offset) override {
+    if (offset == fork_) fork_depth_ = depth_;
+    if (offset <= fork_ || fork_depth_ < 0 || depth_ > fork_depth_) return Visit::Continue;
+    if (depth_ < fork_depth_) return Visit::Skip;  // the forking move's variation ended
+    if (glyph_nag(token)) return Visit::Continue;
+    for (std::size_t i = 0; i < lines_.size(); ++i) {
+      const TableReading& r = readings_.at[i];
+      if (!(alive_ & r.bit)) continue;
+      std::optional<San> san = reading_in(token, *r.table);
+      Move m = san ? find_move(lines_[i].pos, *san) : Move::none();
+      if (m.is_none()) {
+        alive_ &= ~r.bit;
+        continue;
+      }
+      lines_[i].pos.play(m);
+      ++lines_[i].plies;
+    }
+    return !alive_ || one_move(readings_, alive_) ? Visit::Skip : Visit::Continue;
+  }
+  // The tables whose reading went furthest: all that read the line to its end, else the
+  // ones that failed last. None when the forking token was never met.
+  [[nodiscard]] TableSet furthest() const {
+    if (fork_depth_ < 0) return 0;
+    int most = 0;
+    for (const Line& l : lines_) most = std::max(most, l.plies);
+    TableSet set = 0;
+    for (std::size_t i = 0; i < lines_.size(); ++i)
+      if (lines_[i].plies == most) set |= readings_.at[i].bit;
+    return set;
+  }
+
+ private:
+  struct Line {
+    Position pos;  // after the line's last move read in this table
+    int plies;     // moves read, the forking one included
+  };
+  std::uint64_t fork_;
+  const TableReadings& readings_;
+  std::vector<Line> lines_;  // one a reading, in its order
+  TableSet alive_ = 0;       // the tables still reading
+  int depth_ = 0, fork_depth_ = -1;
+};
+
 }  // namespace
 
 struct Replayer::Impl {
@@ -115,6 +241,12 @@ struct Replayer::Impl {
   pgn::Visit after_move = pgn::Visit::Continue;
   bool watching = false;  // ReplayOptions::watch wants the mainline's next position
   LetterPieces letters;   // what Sf3's S is in the game's table
+  // The tables this game's moves may be written in, while `preferred` is not set: those
+  // that read every lettered move so far as a legal move, and the same one.
+  TableSet tables = 0;
+  const TableSet english_bit = table_bit(english());
+  std::string_view game_text;                 // read again when a token's table is in doubt
+  std::unique_ptr<pgn::GameParser> rereader;  // made the first time
 
   // Notes tags[i], named `name`, if it is the first of a known name, as GameRecord::tag
   // finds the first.
@@ -251,8 +383,13 @@ struct Replayer::Impl {
   // A capital in a letter language's game (Sf3, and Ke2 whose K English reads too): the
   // reader's board part with the piece the game's table gives the letter, as read_usual
   // reads it, in `san`, and the move it finds. Kept out of add_move, whose English path
-  // it would lengthen; a Chinese word's reading names its piece already.
+  // it would lengthen; a Chinese word's reading names its piece already. Before the
+  // game's language is known, the reader's reading when its piece has one meaning.
   [[gnu::noinline]] Move letter_move(const Position& now, std::string_view token, const San& plain, San& san) {
+    if (!preferred) {
+      san = plain;
+      return plain.piece != NoPieceType && one_meaning(token, plain) ? find_move(now, plain) : Move::none();
+    }
     if (token[0] < 'A' || token[0] > 'Z') return Move::none();
     san = plain;
     san.piece = letters.of(*preferred, token[0]);
@@ -273,7 +410,9 @@ struct Replayer::Impl {
     // A pawn's plain SAN (e4, exd5) reads the same in every letter language; a piece's
     // takes its piece from the game's table (German's Sf3 and Ke2 both come this way).
     // A lettered reading (Sf3, piece NoPieceType) in an English game finds no move.
-    bool english_game = !preferred || preferred == english_table;
+    // Before the game's language is known (no `preferred`) a piece's move is read as in
+    // a letter language's game, by letter_move.
+    bool english_game = preferred == english_table;
     if (plain && (english_game || (plain->piece == Pawn && plain->promotion == NoPieceType))) {
       if (Move m = find_move(f.state.position(), *plain); !m.is_none()) {
         play(f, node, *plain, m, offset, token);
@@ -288,15 +427,127 @@ struct Replayer::Impl {
         return;
       }
     }
-    add_other_move(f, node, token, offset, plain, english_game);
+    add_other_move(f, node, token, offset, plain);
     if (watching) look(f);  // asked again of the same position when the move failed: the same answer
+  }
+
+  // Whether a plain SAN token's letters mean one piece in every table the game may be
+  // in: N and Q are English only (the game is then English), K a king wherever it is a
+  // word, a Chinese word or figurine one piece everywhere; R (a French king) and B (a
+  // German pawn, a Hungarian rook) are read in every table (add_unsettled).
+  [[gnu::noinline]] bool one_meaning(std::string_view token, const San& san) {
+    if (static_cast<unsigned char>(token[0]) >= 0x80) return true;
+    PieceType named = san.promotion != NoPieceType ? san.promotion : san.piece;
+    if (named == Bishop || named == Rook || san.piece == Bishop || san.piece == Rook) return false;
+    if (named == King) return true;
+    if (!(tables & english_bit)) return false;
+    preferred = english_table;  // N or Q: an English game
+    return true;
+  }
+
+  // Settles the game's language once the tables left read every letter alike.
+  void settle() {
+    const Notation* first = nullptr;
+    const std::vector<Notation>& all = notations();
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (tables & TableSet{1} << i) {
+        if (!first)
+          first = &all[i];
+        else if (!same_words(*first, all[i]))
+          return;
+      }
+    preferred = first;
+  }
+
+  // A lettered token while the game's language is not known: read in each table the game
+  // may still be in. Tables that give no legal move drop out; when the others give
+  // different moves, the rest of the game decides (LookAhead), and when it cannot, the
+  // move is refused as ambiguous: a game is never read in a guessed language.
+  [[gnu::noinline]] void add_unsettled(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset,
+                                       const San* plain) {
+    const Position& now = f.state.position();
+    TableReadings legal;
+    TableSet readers = 0;
+    const std::vector<Notation>& all = notations();
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      TableSet bit = TableSet{1} << i;
+      if (!(tables & bit)) continue;
+      std::optional<San> san = reading_in(token, all[i], plain);
+      if (Move m = san ? find_move(now, *san) : Move::none(); !m.is_none()) {
+        bool pawn_word = san->piece == Pawn && token[0] >= 'A' && token[0] <= 'Z' && token[0] != 'O';
+        legal.push_back({&all[i], bit, m, pawn_word});
+        readers |= bit;
+      }
+    }
+    if (legal.empty()) return add_any_reading(f, node, token, offset);  // its errors, NAGs, e.p. marks
+    if (!one_move(legal, readers)) {
+      if (TableSet furthest = look_ahead(offset, legal, now)) readers = furthest;
+      if (!one_move(legal, readers)) readers = preferred_readings(legal, readers);
+    }
+    if (!one_move(legal, readers)) return refuse_ambiguous(f, node, token, offset, legal, readers);
+    for (const auto& r : legal)
+      if (readers & r.bit) {
+        San san = *reading_in(token, *r.table, plain);
+        tables = readers;
+        settle();
+        return play(f, node, san, r.first, offset, token);
+      }
+  }
+  // Where the game's moves cannot tell the tables apart: a piece's letter before a pawn
+  // written with a letter (nonstandard in every table: 2. Bf4 is a bishop, not German's
+  // pawn; Pf3 a Dutch knight, not English's pawn), then English SAN, the PGN standard's.
+  TableSet preferred_readings(const TableReadings& legal, TableSet set) const {
+    TableSet pieces = 0;
+    for (const auto& r : legal)
+      if ((set & r.bit) && !r.pawn_word) pieces |= r.bit;
+    if (pieces) set = pieces;
+    return one_move(legal, set) || !(set & english_bit) ? set : english_bit;
+  }
+  // The tables whose reading of the rest of the line goes furthest (LookAhead).
+  TableSet look_ahead(std::uint64_t offset, const TableReadings& legal, const Position& now) {
+    if (!rereader) rereader = std::make_unique<pgn::GameParser>(replay_reader_options());
+    pgn::RawGame raw;
+    raw.text = game_text;
+    raw.index = rec.index;
+    raw.byte_offset = rec.start.offset;
+    raw.line = rec.start.line;
+    raw.column = rec.start.column;
+    LookAhead ahead(offset, legal, now);
+    pgn::ReadStats stats;
+    rereader->parse(raw, ahead, stats);
+    return ahead.furthest();
+  }
+  // The error for a token the game's moves leave in two tables with different moves:
+  // each move with the languages that read it, and the codes --from takes.
+  [[gnu::noinline]] void refuse_ambiguous(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset,
+                                          const TableReadings& legal, TableSet set) {
+    const Position& now = f.state.position();
+    std::string readings, codes;
+    TableSet told = 0;  // the tables named so far, each with the others that give its move
+    for (const auto& r : legal) {
+      if (!(set & r.bit) || (told & r.bit)) continue;
+      readings += (readings.empty() ? "" : "; ") + format_san(now, r.first) + " in ";
+      for (const auto& same : legal)
+        if ((set & same.bit) && same.first == r.first) {
+          readings += std::string(language_name(*same.table)) + ", ";
+          codes += std::string(codes.empty() ? "" : ", ") + std::string(same.table->code);
+          told |= same.bit;
+        }
+      readings.resize(readings.size() - 2);
+    }
+    diagnose(Problem::ambiguous_move, true, offset, ply_of(now), numbered_move(now, token),
+             "the game's language is not known and '" + display_token(token) + "' reads as " + readings +
+                 "; the game's moves do not tell which: name its language with --from (" + codes + ")");
+    break_line(f, node, token);
   }
 
   // A token in a game written in another language, or not of the usual shape: its usual
   // readings first, without strings (a Chinese word's reading from the reader, the game's
   // letter table), then every reading read_move finds.
   [[gnu::noinline]] void add_other_move(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset,
-                                        const San* plain, bool english_game) {
+                                        const San* plain) {
+    if (!preferred && static_cast<unsigned char>(token[0]) < 0x80) return add_unsettled(f, node, token, offset, plain);
+    bool english_game = !preferred || preferred == english_table;
     const Position& now = f.state.position();
     bool lettered = plain && plain->piece == NoPieceType;  // Sf3: the reader leaves the letter to the game's table
     if (english_game && (!plain || lettered)) {
@@ -319,6 +570,13 @@ struct Replayer::Impl {
         if (Move m = find_move(now, san); !m.is_none()) return play(f, node, san, m, offset, token);
       }
     }
+    add_any_reading(f, node, token, offset);
+  }
+
+  // The general path: every reading read_move finds, the first legal one played; or the
+  // token's error.
+  void add_any_reading(Frame& f, MoveNode& node, std::string_view token, std::uint64_t offset) {
+    const Position& now = f.state.position();
     if (special_token(f, token, offset)) return;
     Result<MoveReadings> readings = read_move(token, preferred);
     if (!readings) {
@@ -333,6 +591,9 @@ struct Replayer::Impl {
     std::string first_error;
     bool ambiguous = false;
     for (const Reading& reading : readings->readings) {
+      // Before the game's language is known, not in a table its earlier moves ruled out.
+      TableSet table = table_bit(*reading.notation);
+      if (!preferred && reading.notation != english_table && (letter_tables() & table) && !(tables & table)) continue;
       Result<Move> r = resolve_san(now, reading.san);
       if (r) {
         if (reading.notation != &english()) preferred = reading.notation;  // O-O or e4 say nothing of the language
@@ -565,6 +826,8 @@ Visit Replayer::begin_game(const pgn::GameInfo& info) {
   s.after_move = Visit::Continue;
   s.watching = false;
   s.preferred = s.options.notation;
+  s.tables = letter_tables();
+  s.game_text = info.text;
   s.known_tags.fill(-1);
   return Visit::Continue;
 }

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "qipu/notation/notation.hpp"
@@ -146,6 +147,18 @@ class LetterPieces {
 // first letter table (in read_move's order) whose piece word starts it reads it as
 // read_usual does: that table, or nullptr. A game's first move in German (Sf3, Lb5).
 const Notation* read_first_letters(std::string_view token, San& san);
+
+// Sets of tables: bit i stands for notations()[i].
+using TableSet = std::uint32_t;
+inline TableSet table_bit(const Notation& n) { return TableSet{1} << (&n - notations().data()); }
+// English and the letter languages: the tables whose piece words are ASCII letters, which
+// mean different pieces in different tables (P: an English pawn, a Dutch knight).
+TableSet letter_tables();
+// Whether two tables read every letter alike (German and Swedish, Spanish and Italian).
+bool same_words(const Notation& a, const Notation& b);
+// An ASCII token read as a game written in `table` reads it: a capital must be one of the
+// table's piece or pawn words (or castling); nullopt when the table gives no move.
+std::optional<San> read_in(std::string_view token, const Notation& table);
 
 // The move resolve_san finds, without building its error: Move::none() when the SAN names
 // no legal move or several. Replay's common path.

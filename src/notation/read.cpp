@@ -26,6 +26,29 @@ bool is_ascii(std::string_view s) {
 
 bool is_ep_mark(std::string_view t) { return t == "e.p." || t == "ep" || t == "e.P." || t == "ep."; }
 
+// Whether a xiangqi word stands in the token outside the chess words: 骑士 (knight) holds
+// 士, a xiangqi advisor, but is read as one word first, as the reader reads it.
+bool holds_xiangqi_word(std::string_view token) {
+  const char* p = token.data();
+  const char* end = p + token.size();
+  while (p < end) {
+    if (static_cast<unsigned char>(*p) < 0x80) {
+      ++p;
+      continue;
+    }
+    if (fold::Unit u = fold::unit_at(p, end); u.bytes) {
+      p += u.bytes;
+      continue;
+    }
+    std::string_view rest(p, std::size_t(end - p));
+    for (auto w : XiangqiWords)
+      if (rest.substr(0, w.size()) == w) return true;
+    do ++p;  // the next UTF-8 character
+    while (p < end && (static_cast<unsigned char>(*p) & 0xC0) == 0x80);
+  }
+  return false;
+}
+
 // The token with a letter language's piece words replaced by English letters, or empty
 // when the table has nothing to say about it.
 std::string rewrite_letters(std::string_view t, const Notation& n) {
@@ -120,9 +143,8 @@ Result<MoveReadings> read_move(std::string_view token, const Notation* preferred
   std::string text(token), error;
   bool piece_word = false;  // a Chinese word or figurine named the piece: no letter language's reading
   if (!is_ascii(token)) {
-    for (auto w : XiangqiWords)
-      if (contains(token, w))
-        return Failure{"this is a xiangqi (Chinese chess) move, not international chess", Problem::unknown_move};
+    if (holds_xiangqi_word(token))
+      return Failure{"this is a xiangqi (Chinese chess) move, not international chess", Problem::unknown_move};
     for (auto w : EitherCastling)
       if (contains(token, w)) {
         San san;
@@ -198,6 +220,37 @@ const Notation* read_first_letters(std::string_view t, San& san) {
         return read_usual(t, n, san) ? &n : nullptr;
   }
   return nullptr;
+}
+
+TableSet letter_tables() {
+  static const TableSet set = [] {
+    TableSet s = 0;
+    for (const auto& n : notations())
+      if (is_ascii(n.names.pieces[Knight])) s |= table_bit(n);
+    return s;
+  }();
+  return set;
+}
+
+bool same_words(const Notation& a, const Notation& b) {
+  for (int p = Knight; p <= King; ++p)
+    if (a.names.pieces[p] != b.names.pieces[p]) return false;
+  return a.pawn_words == b.pawn_words;
+}
+
+std::optional<San> read_in(std::string_view t, const Notation& table) {
+  if (t.empty()) return std::nullopt;
+  if (t[0] >= 'A' && t[0] <= 'Z' && t[0] != 'O' && t != "Z0") {  // a letter: the table's word, or no reading
+    auto starts = [&](std::string_view w) { return !w.empty() && t.substr(0, w.size()) == w; };
+    bool word = std::any_of(std::begin(table.names.pieces), std::end(table.names.pieces), starts) ||
+                std::any_of(table.pawn_words.begin(), table.pawn_words.end(), starts);
+    if (!word) return std::nullopt;
+  }
+  std::string alt = &table == &english() ? std::string() : rewrite_letters(t, table);
+  Result<San> p = parse_san(alt.empty() ? t : std::string_view(alt));
+  if (!p) return std::nullopt;
+  if (!alt.empty()) p->style &= std::uint8_t(~StylePawnLetter);  // B(auer): the language's own pawn word
+  return *p;
 }
 
 namespace {

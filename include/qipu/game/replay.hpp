@@ -26,7 +26,7 @@ struct ReplayOptions {
   bool keep_raw = false;
   // The notation the input is written in, tried first for every move. Needed only where
   // letters mean different pieces in different languages (Dutch P, Hungarian H);
-  // nullptr: detect token by token.
+  // nullptr: told from the game's moves (README, "Commands": the language guess).
   const Notation* notation = nullptr;
   // Called once a game's tags are read, before its first move: false leaves the rest of
   // its movetext unread (the record keeps the tags and the first move; its end, result
