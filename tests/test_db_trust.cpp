@@ -16,6 +16,9 @@
 #include "qipu/db/codec.hpp"
 #include "qipu/db/store.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_db_trust {
+
 using namespace cli_test;
 
 namespace {
@@ -468,3 +471,5 @@ TEST_CASE("dbtrust: a search while an import creates the database never calls it
   }
   fs::remove_all(dir);
 }
+
+}  // namespace test_db_trust
