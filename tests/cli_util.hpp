@@ -178,12 +178,17 @@ inline std::string imported_db(const std::string& name, const std::string& pgn) 
   return db.string();
 }
 
-// AddressSanitizer's shadow memory and quarantine inflate RSS: no bound under it.
 #ifdef QIPU_SANITIZED
-constexpr bool rss_is_meaningful = false;
+constexpr bool sanitized = true;
 #else
-constexpr bool rss_is_meaningful = true;
+constexpr bool sanitized = false;
 #endif
+// AddressSanitizer's shadow memory and quarantine inflate RSS: no bound under it.
+constexpr bool rss_is_meaningful = !sanitized;
+// The rounds of a randomised test that launches the program many times: all of them in the
+// Release run, a quarter under the sanitizers, where a launch costs ten times the CPU and
+// the test command has ten minutes; each kind of input still runs there.
+constexpr int rounds_for_build(int rounds) { return sanitized ? (rounds + 3) / 4 : rounds; }
 
 // A game with the roster's tags and a note (Annotator, not in the roster, to count games
 // by). Each change is NAME (the tag left out) or NAME=VALUE (set, or added after them).

@@ -30,6 +30,9 @@
 #include "cli_util.hpp"
 #include "corpora.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_board {
+
 using namespace qipu;
 using cli_test::lower;
 using cli_test::split;
@@ -1410,3 +1413,5 @@ TEST_CASE("move generation: filtered by piece type and target", "[board][movegen
   generate_legal(c, list, MoveFilter::only(Rook));
   CHECK(list.size() == 19);  // rook a1: b1 c1 d1 a2-a8 (10); rook h1: g1 f1 h2-h8 (9)
 }
+
+}  // namespace test_board

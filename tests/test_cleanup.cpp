@@ -10,6 +10,9 @@
 #include "cli/table.hpp"
 #include "cli_util.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_cleanup {
+
 using namespace qipu::cli;
 using namespace cli_test;
 
@@ -203,3 +206,5 @@ TEST_CASE("cleanup: stats --player and --teams take their headings from --lang",
   CHECK(contains(en.out, "spellings"));
   CHECK(!contains(en.out, "写法"));
 }
+
+}  // namespace test_cleanup

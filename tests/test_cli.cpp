@@ -8,6 +8,9 @@
 
 #include "cli_util.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_cli {
+
 using namespace cli_test;
 
 TEST_CASE("check: diagnostic lines, summary and exit code", "[cli]") {
@@ -373,3 +376,5 @@ TEST_CASE("check: hostile inputs end with a message, exit 1 or 2, bounded memory
   }
   fs::remove_all(dir);
 }
+
+}  // namespace test_cli

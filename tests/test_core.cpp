@@ -8,6 +8,9 @@
 #include "qipu/core/bitboard.hpp"
 #include "qipu/core/types.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_core {
+
 using namespace qipu;
 
 namespace {
@@ -218,3 +221,5 @@ TEST_CASE("between and line tables", "[core]") {
       if (aligned) REQUIRE(popcount(line_bb(sa, sb)) >= 2);
     }
 }
+
+}  // namespace test_core

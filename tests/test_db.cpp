@@ -24,6 +24,9 @@
 #include "qipu/game/pipeline.hpp"
 #include "qipu/game/writer.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_db {
+
 using namespace qipu;
 namespace fs = std::filesystem;
 
@@ -555,3 +558,5 @@ TEST_CASE("db readers query while an import runs", "[db][slow]") {
   CHECK(count_rows(*reader, "SELECT count(*) FROM game") > 5000);  // 8,189 distinct games
   fs::remove(pgn);
 }
+
+}  // namespace test_db

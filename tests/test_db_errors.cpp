@@ -6,6 +6,9 @@
 #include "cli_util.hpp"
 #include "qipu/db/sqlite.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_db_errors {
+
 using namespace cli_test;
 using qipu::db::Connection;
 using qipu::db::DbError;
@@ -79,3 +82,5 @@ TEST_CASE("db errors: qipu's own findings carry code 0 and no SQLite name", "[db
   CHECK(DbError("game 3 is damaged").code_name() == "db_invalid");
   fs::remove_all(dir);
 }
+
+}  // namespace test_db_errors

@@ -16,6 +16,9 @@
 #include "qipu/db/codec.hpp"
 #include "qipu/db/store.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_db_trust {
+
 using namespace cli_test;
 
 namespace {
@@ -316,7 +319,7 @@ TEST_CASE("dbtrust: random bytes in stored moves and notes never crash a reader"
       "explore --moves '1.d4'",
       "search --fen 'rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - 0 1'"};
   std::set<int> codes;
-  for (int round = 0; round < 40; ++round) {
+  for (int round = 0; round < rounds_for_build(40); ++round) {
     fs::copy_file(pristine, db, fs::copy_options::overwrite_existing);
     for (std::int64_t id = 1; id <= 3; ++id) {
       set_blob(db, id, "moves", mutate(moves[std::size_t(id - 1)]));
@@ -454,7 +457,7 @@ TEST_CASE("dbtrust: a search while an import creates the database never calls it
   fs::path dir = temp_dir("dbtrust-race");
   fs::path pgn = write_sample_games(dir / "games.pgn", 0, 200);
   const std::string q = hang_guard + "\"" QIPU_BINARY "\" ";
-  for (int round = 0; round < 40; ++round) {
+  for (int round = 0; round < rounds_for_build(40); ++round) {
     fs::path db = dir / ("race" + std::to_string(round) + ".db");
     // The searches start as the import does, and again a moment later.
     Run r = shell(q + "import --db " + quoted(db) + " " + quoted(pgn) + " >/dev/null & " + q + "search --count --db " +
@@ -468,3 +471,5 @@ TEST_CASE("dbtrust: a search while an import creates the database never calls it
   }
   fs::remove_all(dir);
 }
+
+}  // namespace test_db_trust

@@ -10,6 +10,9 @@
 #include "qipu/db/search.hpp"
 #include "qipu/db/sqlite.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_deadline {
+
 using namespace cli_test;
 using namespace qipu;
 using Clock = std::chrono::steady_clock;
@@ -65,3 +68,5 @@ TEST_CASE("deadline: a position search over replayed games stops past it, and an
   }
   fs::remove_all(dir);
 }
+
+}  // namespace test_deadline

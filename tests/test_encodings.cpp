@@ -8,6 +8,9 @@
 #include "qipu/db/sqlite.hpp"
 #include "qipu/pgn/reader.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_encodings {
+
 using namespace cli_test;
 
 namespace {
@@ -264,3 +267,5 @@ TEST_CASE("encodings: hostile: a 2 MB line that is not UTF-8", "[encodings][host
                                        << r.seconds << " s\n";
   fs::remove_all(dir);
 }
+
+}  // namespace test_encodings

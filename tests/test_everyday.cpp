@@ -6,6 +6,9 @@
 
 #include "cli_util.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_everyday {
+
 using namespace cli_test;
 
 namespace {
@@ -144,3 +147,5 @@ TEST_CASE("examples/position_query: games reaching a position by any move order"
   CHECK(bad.code == 2);
 }
 #endif
+
+}  // namespace test_everyday

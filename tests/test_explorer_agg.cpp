@@ -19,6 +19,9 @@
 #include "qipu/db/store.hpp"
 #include "qipu/game/pipeline.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_explorer_agg {
+
 using namespace qipu;
 namespace fs = std::filesystem;
 
@@ -246,3 +249,5 @@ TEST_CASE("explorer aggregate equals the scan after an import killed with SIGKIL
   positions.resize(std::min<std::size_t>(positions.size(), 3000));
   check_against_scan(*c, positions);
 }
+
+}  // namespace test_explorer_agg

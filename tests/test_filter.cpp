@@ -10,6 +10,9 @@
 #include "qipu/game/criteria.hpp"
 #include "qipu/game/names.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_filter {
+
 using namespace cli_test;
 using namespace qipu;
 
@@ -404,3 +407,5 @@ TEST_CASE("filter: pgnmentor files against a tag scan and pgn-extract", "[filter
   CHECK(count_of("--termination checkmate " + both) ==
         pgn_games(shell("PATH=$PATH:/usr/games pgn-extract -s --checkmate " + both).out).size());
 }
+
+}  // namespace test_filter

@@ -5,6 +5,9 @@
 
 #include "cli_util.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_filter_eco {
+
 using namespace cli_test;
 
 namespace {
@@ -175,3 +178,5 @@ TEST_CASE("filter --dedup: the kept games are those import keeps, the left-out o
   REQUIRE(dups_imp.code == 0);
   CHECK(contains(dups_imp.out, "; " + std::to_string(skipped) + " duplicates skipped"));
 }
+
+}  // namespace test_filter_eco

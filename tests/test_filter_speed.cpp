@@ -15,6 +15,9 @@
 #include "qipu/pgn/reader.hpp"
 #include "../src/notation/fast.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_filter_speed {
+
 using namespace cli_test;
 using namespace qipu;
 
@@ -354,3 +357,5 @@ TEST_CASE("filter speed: a letter's piece is the one read_usual finds, in every 
       }
   CHECK(read > 100);
 }
+
+}  // namespace test_filter_speed

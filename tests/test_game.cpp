@@ -25,6 +25,9 @@
 #include "cli_util.hpp"
 #include "corpora.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_game {
+
 using namespace qipu;
 using cli_test::slurp;
 using game::GameRecord;
@@ -1058,3 +1061,5 @@ TEST_CASE("replay: a warning before the tags leaves the FEN tag in force", "[gam
   CHECK(broken[0].mainline[0].move.is_none());
   CHECK(broken[0].mainline[0].token() == "O-O");
 }
+
+}  // namespace test_game

@@ -12,6 +12,9 @@
 #include "cli_util.hpp"
 #include "qipu/notation/notation.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_german_fast {
+
 using namespace cli_test;
 
 namespace {
@@ -73,3 +76,5 @@ TEST_CASE("german fast: letter-language games read back to the English games' mo
   CHECK(convert_to("en", (dir / "mixed.pgn").string(), dir / "mixed.back.pgn") == expected);
   fs::remove_all(dir);
 }
+
+}  // namespace test_german_fast

@@ -19,6 +19,9 @@
 #include "qipu/game/writer.hpp"
 #include "qipu/pgn/reader.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_hostile {
+
 using namespace cli_test;
 
 namespace {
@@ -393,3 +396,5 @@ TEST_CASE("hostile: one 30 MB line of moves past an illegal one", "[hostile]") {
   CHECK(contains(r.out, "the movetext after 10000 tokens not replayed is left out"));
   CHECK(lines_of(r.out).back() == "1 games, 0 valid, 1 invalid, 1 warnings");
 }
+
+}  // namespace test_hostile

@@ -15,6 +15,9 @@
 #include "qipu/db/store.hpp"
 #include "db/runs.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_import_agg2 {
+
 using namespace qipu;
 namespace fs = std::filesystem;
 
@@ -162,3 +165,5 @@ TEST_CASE("the position index writer refuses a game older than its batch's first
   CHECK(hits[0].game == 10);
   CHECK(hits[1].game == 11);
 }
+
+}  // namespace test_import_agg2

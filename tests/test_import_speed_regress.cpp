@@ -14,6 +14,9 @@
 #include "qipu/db/store.hpp"
 #include "db/runs.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_import_speed_regress {
+
 using namespace qipu;
 using namespace cli_test;
 
@@ -91,3 +94,5 @@ TEST_CASE("import writes chunks of at most ChunkBytes, two to a page", "[import_
   }
   CHECK(count_of(*c, "SELECT sum(entries) FROM segment") == count_of(*c, "SELECT sum(plies + 1) FROM game"));
 }
+
+}  // namespace test_import_speed_regress

@@ -16,6 +16,9 @@
 #include "cli_util.hpp"
 #include "qipu/db/eco.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_lang {
+
 using namespace qipu;
 using namespace qipu::cli;
 using namespace cli_test;
@@ -478,3 +481,5 @@ TEST_CASE("lang: eco --to zh and explore --lang zh write the Chinese names", "[l
   Run search = run_qipu("search --lang zh --db " + quoted(wide_db()) + " --eco B90");
   CHECK(contains(search.out, "西西里防御 纳道夫变例"));
 }
+
+}  // namespace test_lang

@@ -15,6 +15,9 @@
 #include "cli_util.hpp"
 #include "corpora.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_languages {
+
 using namespace qipu;
 using cli_test::split;
 namespace fs = std::filesystem;
@@ -228,3 +231,5 @@ TEST_CASE("en → zh → en, zh-Hant, fan and de give back every real game", "[n
     CHECK((back == en));
   }
 }
+
+}  // namespace test_languages

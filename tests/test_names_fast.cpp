@@ -13,6 +13,9 @@
 #include "cli_util.hpp"
 #include "qipu/game/names.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_names_fast {
+
 using namespace qipu;
 using game::NameMatch;
 using game::NameQuery;
@@ -129,3 +132,5 @@ TEST_CASE("the reused buffers carry nothing from one name to the next", "[names]
   CHECK_FALSE(q.matches(""));
   CHECK(q.matches("Anand"));
 }
+
+}  // namespace test_names_fast

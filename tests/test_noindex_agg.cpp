@@ -17,6 +17,9 @@
 #include "qipu/db/search.hpp"
 #include "qipu/db/store.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_noindex_agg {
+
 using namespace qipu;
 namespace fs = std::filesystem;
 
@@ -238,3 +241,5 @@ TEST_CASE("import keeps every stored game's duplicate hash, and hashes from the 
   for (auto [id, h] : written) distinct.insert(h);
   CHECK(distinct.size() == written.size());  // the sample's 250 games are distinct
 }
+
+}  // namespace test_noindex_agg

@@ -16,6 +16,9 @@
 
 #include "corpora.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_notation {
+
 using namespace qipu;
 namespace fs = std::filesystem;
 
@@ -693,3 +696,5 @@ TEST_CASE("find_move names the move generation finds, on every sample position",
   CHECK(mismatches == 0);
   CHECK(found > 1500000);  // 1.8 million on the world championship games
 }
+
+}  // namespace test_notation

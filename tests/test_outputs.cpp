@@ -12,6 +12,9 @@
 
 #include "cli_util.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_outputs {
+
 using namespace cli_test;
 
 namespace {
@@ -198,7 +201,8 @@ TEST_CASE("outputs: a full disk fails the write and leaves the old file", "[outp
   const std::string big = f.path("big.pgn"), big_db = f.path("big.db");
   {
     std::ofstream out(big, std::ios::binary);
-    for (int i = 0; i < 4000; ++i) out << slurp(data("opera.pgn")) << "\n";  // 2 MB of PGN
+    const std::string game = slurp(data("opera.pgn"));
+    for (int i = 0; i < 4000; ++i) out << game << "\n";  // 2 MB of PGN
   }
   REQUIRE(run_qipu("import --allow-duplicates --db " + q(big_db) + " " + q(big)).code == 0);
   fs::path mnt = f.dir / "tmpfs";
@@ -341,3 +345,5 @@ TEST_CASE("outputs: CSV cells a spreadsheet would run as formulas are neutralise
   CHECK(lines[1].rfind("1,\"'=HYPERLINK(\"\"http://x\"\")\",'+44 20 7946,1-0,1990.01.02,'-2+3,'@SUM(A1),-1,2500,'-,",
                        0) == 0);
 }
+
+}  // namespace test_outputs

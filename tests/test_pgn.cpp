@@ -20,6 +20,9 @@
 #include "cli_util.hpp"
 #include "corpora.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_pgn {
+
 using namespace qipu::pgn;
 using cli_test::slurp;
 namespace fs = std::filesystem;
@@ -775,3 +778,5 @@ TEST_CASE("pgn chunker agrees with a byte-by-byte recount at any block size", "[
     for (; pos < text.size(); ++pos) REQUIRE(std::isspace(static_cast<unsigned char>(text[pos])));
   }
 }
+
+}  // namespace test_pgn

@@ -12,6 +12,9 @@
 #include "cli_util.hpp"
 #include "qipu/game/names.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_players {
+
 using namespace qipu;
 using namespace cli_test;
 using game::NameMatch;
@@ -221,3 +224,5 @@ TEST_CASE("explore --player: the player's score and performance per move", "[pla
   CHECK(contains(white.out, "\"games\": 2,"));
   CHECK(contains(white.out, "\"player_score\": 100.0, \"performance\": 2800"));
 }
+
+}  // namespace test_players

@@ -18,6 +18,9 @@
 #include "qipu/core/problem.hpp"
 #include "qipu/pgn/reader.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_problem_codes {
+
 using namespace qipu;
 using cli_test::contains;
 
@@ -263,3 +266,5 @@ TEST_CASE("check --json gives the errors of an input, outside any game, their co
   CHECK(contains(r.out, "good.pgn\",\"encoding\":\"utf-8\",\"compression\":\"plain\",\"bytes\":11,\"errors\":[]"));
   cli_test::fs::remove_all(dir);
 }
+
+}  // namespace test_problem_codes

@@ -7,6 +7,9 @@
 #include "cli_util.hpp"
 #include "qipu/db/rating.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_rating {
+
 using namespace qipu;
 using namespace cli_test;
 
@@ -149,3 +152,5 @@ TEST_CASE("qipu rating: a bad start list is named by file and line", "[rating][c
   CHECK(contains(r.err, csv.string() + ":3: expected NAME,RATING[,GAMES]"));
   CHECK(r.out.empty());
 }
+
+}  // namespace test_rating

@@ -16,6 +16,9 @@
 #include "qipu/pgn/reader.hpp"
 #include "corpora.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_reader_forms {
+
 using namespace qipu;
 using game::GameRecord;
 namespace fs = std::filesystem;
@@ -211,3 +214,5 @@ TEST_CASE("reader: a game without a result at its end", "[reader]") {
   CHECK(games[0].warning_count() == 1);
   CHECK(games[1].diagnostics.empty());
 }
+
+}  // namespace test_reader_forms

@@ -14,6 +14,9 @@
 #include "qipu/db/store.hpp"
 #include "qipu/game/pipeline.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_record_slot {
+
 using namespace qipu;
 
 namespace {
@@ -139,3 +142,5 @@ TEST_CASE("import: each game's encoding holds its own record's rows", "[db][slot
     if (eco) CHECK(named > stored / 2);
   }
 }
+
+}  // namespace test_record_slot

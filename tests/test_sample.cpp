@@ -11,6 +11,9 @@
 #include "cli_util.hpp"
 #include "corpora.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_sample {
+
 using namespace cli_test;
 
 namespace {
@@ -72,3 +75,5 @@ TEST_CASE("corpora: a test that needs them is skipped with one line when they ar
   CHECK_FALSE(contains(r.out + r.err, "filesystem error"));
   fs::remove_all(empty);
 }
+
+}  // namespace test_sample

@@ -17,6 +17,9 @@
 #include "qipu/db/store.hpp"
 #include "qipu/game/pipeline.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_scale_merge {
+
 using namespace qipu;
 using namespace cli_test;
 
@@ -71,6 +74,9 @@ std::unique_ptr<db::Connection> test_tables(const std::string& name) {
   fs::path path = temp_dir("scale_merge") / (name + ".db");
   for (auto ext : {"", "-wal", "-shm"}) fs::remove(path.string() + ext);
   auto c = std::make_unique<db::Connection>(path.string(), db::Connection::Mode::ReadWrite);
+  // As the importer writes runs, in transactions (write_run, check_merge_of_all), and without
+  // waiting for the disk: a commit (and fsync) a chunk made these tests wait tens of seconds.
+  c->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF");
   c->exec(
       "CREATE TABLE tseg (id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);"
       "CREATE TABLE tpost (id INTEGER PRIMARY KEY, segment INTEGER NOT NULL, first_key INTEGER NOT NULL,"
@@ -82,9 +88,11 @@ std::unique_ptr<db::Connection> test_tables(const std::string& name) {
 // Writes one run of the given keys (sorted here), each with count 1.
 void write_run(db::Connection& c, std::vector<std::int64_t> keys) {
   std::sort(keys.begin(), keys.end());
+  c.exec("BEGIN");
   db::runs::Writer<CountedCodec> w(c, TestTables);
   for (auto k : keys) w.add(Counted{k, 1});
   w.finish();
+  c.exec("COMMIT");
 }
 
 // Every entry of every run, in run order then key order, read straight from the chunks.
@@ -106,7 +114,9 @@ std::vector<std::vector<Counted>> read_runs(db::Connection& c) {
 // Merges all runs into one and checks it against the count of each key, made independently.
 void check_merge_of_all(db::Connection& c, const std::map<std::int64_t, std::uint64_t>& expected) {
   auto r = db::runs::list(c, TestTables);
+  c.exec("BEGIN");
   db::runs::merge_newest<CountedCodec>(c, TestTables, r, r.ids.size());
+  c.exec("COMMIT");
   auto runs = read_runs(c);
   REQUIRE(runs.size() == 1);
   std::vector<std::pair<std::int64_t, std::uint64_t>> got;
@@ -276,3 +286,5 @@ TEST_CASE("the WAL stays bounded while an import commits many batches, and a kil
   // The importer's connection checkpoints by itself again, as SQLite does by default.
   CHECK(count_of(*c, "PRAGMA wal_autocheckpoint") == 1000);
 }
+
+}  // namespace test_scale_merge

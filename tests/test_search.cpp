@@ -24,6 +24,9 @@
 #include "cli_util.hpp"
 #include "corpora.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_search {
+
 using namespace qipu;
 using cli_test::lower;
 namespace fs = std::filesystem;
@@ -711,3 +714,5 @@ TEST_CASE("search: pgnmentor positions match a replay of every game", "[search][
   CHECK(run("search --db " + dbp + " --count") == std::to_string(valid) + "\n");
   for (auto ext : {"", "-wal", "-shm"}) fs::remove(dbp + ext);
 }
+
+}  // namespace test_search

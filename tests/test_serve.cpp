@@ -11,6 +11,9 @@
 #include "cli_util.hpp"
 #include "serve/server.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_serve {
+
 using namespace cli_test;
 using Json = nlohmann::json;
 
@@ -394,3 +397,5 @@ TEST_CASE("serve: reads answer while an upload is imported (WAL, a connection a 
   auto [status, body] = server.get("/api/search?limit=1");
   CHECK(body["total"] == 602);  // the two games, then the 600 uploaded, none a duplicate
 }
+
+}  // namespace test_serve

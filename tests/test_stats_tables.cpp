@@ -9,6 +9,9 @@
 #include "cli/table.hpp"
 #include "cli_util.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_stats_tables {
+
 using namespace qipu::cli;
 using namespace cli_test;
 
@@ -177,3 +180,5 @@ TEST_CASE("stats tables: --format tsv has the table's cells, numbers checked by 
   CHECK(contains(teams.out, "\n1\t印度队\t2\t2\t0\t0\t4\t3½\t"));
   CHECK(contains(teams.out, "\n1\t中国队 – Norway\t1½–½\n"));
 }
+
+}  // namespace test_stats_tables

@@ -16,6 +16,9 @@
 #include "qipu/game/pipeline.hpp"
 #include "qipu/game/writer.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_writer_fast {
+
 using namespace qipu;
 
 namespace {
@@ -241,3 +244,5 @@ TEST_CASE("tag values are escaped eight bytes at a time as byte by byte", "[writ
   CHECK(cli_test::contains(text, "[Event \"The \\\"Open\\\" of C:\\\\chess, 2024\"]\n"));
   CHECK(cli_test::contains(text, "[Annotator \"a \\\\ and a \\\" after eight\"]\n"));
 }
+
+}  // namespace test_writer_fast

@@ -15,6 +15,9 @@
 #include "qipu/game/writer.hpp"
 #include "qipu/pgn/reader.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_zh_forms {
+
 using namespace qipu;
 using cli_test::contains;
 using cli_test::split;
@@ -155,3 +158,5 @@ TEST_CASE("zh forms: a token that cannot be read is written back unchanged", "[n
   CHECK(result.first_error == "2. 马: unknown move token '马': expected a destination square such as e4");
   CHECK(contains(result.pgn, " 1. e4 e5 2. 马 1-0"));
 }
+
+}  // namespace test_zh_forms

@@ -27,6 +27,9 @@
 #include "qipu/pgn/reader.hpp"
 #include "qipu/pgn/source.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_zh_speed_paths {
+
 using namespace qipu;
 using cli_test::slurp;
 using cli_test::split;
@@ -299,3 +302,5 @@ TEST_CASE("zh speed paths: every reading the reader hands on is its token's gene
       CHECK(first_difference(replayed(in.pgn), expected) == "");
     }
 }
+
+}  // namespace test_zh_speed_paths
