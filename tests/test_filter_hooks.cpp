@@ -9,6 +9,9 @@
 #include "qipu/game/pipeline.hpp"
 #include "replay_util.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_filter_hooks {
+
 using namespace cli_test;
 using namespace qipu;
 
@@ -145,3 +148,5 @@ Qh3 15. Be3 Bg4 16. Qd3 Rae8 17. Nd2 Re6 18. a4 Qh5 19. Bd1 *
   // glyph words must not be counted as plies.
   CHECK(contains(games[0], "[Variation \"Marshall, main line, Spassky variation\"]"));
 }
+
+}  // namespace test_filter_hooks

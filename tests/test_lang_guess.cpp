@@ -11,6 +11,9 @@
 #include "qipu/game/writer.hpp"
 #include "qipu/notation/notation.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_lang_guess {
+
 using namespace qipu;
 using cli_test::contains;
 
@@ -172,3 +175,5 @@ TEST_CASE("real games written in every letter language read back without --from"
     CHECK(differ == 0);
   }
 }
+
+}  // namespace test_lang_guess

@@ -12,6 +12,9 @@
 #include "qipu/db/position_index.hpp"
 #include "qipu/game/pipeline.hpp"
 
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_scale3 {
+
 using namespace qipu;
 
 namespace {
@@ -78,3 +81,5 @@ TEST_CASE("while the calling thread holds a record, the workers replay many batc
   CHECK(seen == 6000);
   CHECK(prepared_while_held >= 16 * 256);
 }
+
+}  // namespace test_scale3
