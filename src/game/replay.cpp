@@ -6,7 +6,6 @@
 
 #include "../notation/fast.hpp"
 #include "qipu/board/movegen.hpp"
-#include "qipu/game/pipeline.hpp"
 #include "qipu/notation/notation.hpp"
 #include "qipu/pgn/line_counter.hpp"
 

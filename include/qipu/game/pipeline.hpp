@@ -17,16 +17,6 @@
 
 namespace qipu::game {
 
-// What replaying callers want of the reader: every language's piece words, and text
-// that is not PGN reported as a game (an invalid one) rather than skipped.
-inline pgn::ReaderOptions replay_reader_options() {
-  pgn::ReaderOptions o;
-  o.junk_as_game = true;
-  o.words.pieces = all_piece_words();
-  o.words.chinese_forms = true;
-  return o;
-}
-
 struct PipelineOptions {
   pgn::ReaderOptions reader = replay_reader_options();
   ReplayOptions replay;

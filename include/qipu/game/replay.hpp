@@ -7,6 +7,7 @@
 
 #include "qipu/game/record.hpp"
 #include "qipu/notation/notation.hpp"
+#include "qipu/pgn/reader.hpp"
 #include "qipu/pgn/visitor.hpp"
 
 namespace qipu::game {
@@ -17,6 +18,16 @@ enum class Watch {
   Whole,  // stop asking: the game is wanted whole
   Skip    // leave the rest of the game unread (a position it can no longer reach)
 };
+
+// What replaying callers want of the reader: every language's piece words, and text
+// that is not PGN reported as a game (an invalid one) rather than skipped.
+inline pgn::ReaderOptions replay_reader_options() {
+  pgn::ReaderOptions o;
+  o.junk_as_game = true;
+  o.words.pieces = all_piece_words();
+  o.words.chinese_forms = true;
+  return o;
+}
 
 struct ReplayOptions {
   // Strict: non-standard SAN (superfluous disambiguation, missing or wrong +/#, 0-0,
