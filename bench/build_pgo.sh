@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A Release build optimised with a profile (GCC's -fprofile-generate / -fprofile-use):
-# an instrumented qipu checks, converts and imports training games, then the same build
+# an instrumented qipu checks, converts, imports and filters training games, then the same build
 # directory is compiled again with the counts it recorded. The training games are
 # data/*.pgn (the world championship matches in English and Chinese notation, and the
 # classics), the same matches converted by the instrumented qipu to German, traditional
@@ -41,6 +41,14 @@ echo "training on ${#inputs[@]} files and ${#forms[@]} converted"
 "$build"/qipu check --jobs 2 "${inputs[@]}" "${forms[@]}" >/dev/null || true
 "$build"/qipu convert --to zh "${inputs[@]}" -o "$work/out.txt" 2>/dev/null || true
 "$build"/qipu import --db "$work/train.db" "${inputs[@]}" >/dev/null 2>&1 || true
+# filter's jobs as bench/bench_filter.sh times them (one job: the calling thread's loop),
+# so that the writer, ECO tags and the duplicate key are laid out hot too.
+train_filter() { "$build"/qipu filter --jobs 1 "$@" "${inputs[@]}" -o /dev/null 2>/dev/null || true; }
+train_filter --player Kasparov
+train_filter --moves "1.e4 c5 2.Nf3 d6" --transpose
+train_filter --add-eco
+train_filter --dedup
+train_filter --no-comments --no-nags --no-variations
 cmake -S "$here" -B "$build" -DQIPU_PGO=use
 cmake --build "$build" -j2 --target qipu
 echo "profile-guided build: $build/qipu"
