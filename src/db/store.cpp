@@ -851,15 +851,16 @@ void Importer::commit_batch() {
   flush_hashes();
   if (opt_.position_index) merge_position_index(db_);
   explore_.flush(db_);
-  // A batch's entries in game_white and game_black land all over those indexes, a page
-  // written for every few entries once they are large; an import that adds half as many
-  // games as the database held has them made again at its end instead, from sorted input.
-  // (Remaking them costs about 0.9 us per game in the database, inserting about 2.6 us per
-  // game imported: at a tenth, 500,000 games into 3 M, the remake cost 2.8 s more of the
-  // importer's thread; bench_import.md, 2026-12-02.)
-  if (!remake_indexes_ &&
-      std::int64_t(stats_.imported) > std::max<std::int64_t>(opt_.defer_indexes_after, existing_ / 2))
-    drop_game_indexes();
+  // A batch's entries in game_white and game_black land all over those indexes, and once
+  // they are larger than SQLite's page cache each insert reads a page and writes it back;
+  // an import that adds a quarter as many games as the database held has them made again
+  // at its end instead, from sorted input. At 1 M games remaking them costs about 1.1 us
+  // per game in the database and inserting about 13 us per game imported (all threads):
+  // 250,000 games took 8 % less CPU with them dropped at the first commit, 100,000 the
+  // same (bench_import.md, 2026-12-02, scale4). Told how many games are coming, the
+  // importer decides at its first commit; else when that many have come.
+  std::int64_t coming = std::max(std::int64_t(stats_.imported), opt_.expected_games);
+  if (!remake_indexes_ && coming > std::max<std::int64_t>(opt_.defer_indexes_after, existing_ / 4)) drop_game_indexes();
   tx_->commit();
   in_batch_ = 0;
   if (checkpointer_) {
