@@ -1,15 +1,14 @@
 // Import at scale, round 4 (issue 17, bench/bench_import.md "2026-12-02: the importer's I/O
 // (branch scale4)"): free pages given back by a commit in full auto-vacuum mode, and the
-// importer's hint of how many games are coming. The four classic games, imported a few
-// times over: well under a second.
+// importer's hint of how many games are coming, with the rule it serves (a quarter). The
+// four classic games, imported a few times over: well under a second.
 #include <catch2/catch.hpp>
-
-#include <unistd.h>
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "cli_util.hpp"
 #include "qipu/db/store.hpp"
 #include "replay_util.hpp"
 
@@ -21,8 +20,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A new database file in this process's temporary folder.
 fs::path temp_db(const std::string& name) {
-  fs::path p = fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-s4-" + name + ".db");
+  fs::path p = cli_test::temp_dir("scale4") / (name + ".db");
   for (auto ext : {"", "-wal", "-shm"}) fs::remove(p.string() + ext);
   return p;
 }
