@@ -245,8 +245,9 @@ std::unique_ptr<Connection> open_database(const std::string& path, Connection::M
   check_identity(id, path);
   if (!reading) {
     // Pages freed by merging index segments go back to the disk; this must be set
-    // before the first table and before WAL mode writes the header.
-    if (id.empty()) db->exec("PRAGMA auto_vacuum = INCREMENTAL");
+    // before the first table and before WAL mode writes the header. Full mode is what a
+    // crash in the middle of give_back_free_pages leaves: every commit would move pages.
+    if (id.empty() || pragma_int(*db, "auto_vacuum") == 1) db->exec("PRAGMA auto_vacuum = INCREMENTAL");
     db->exec("PRAGMA journal_mode = WAL");
     db->exec("PRAGMA synchronous = NORMAL");
     create_schema(*db);
@@ -522,6 +523,18 @@ bool wal_file(Connection& db) {
 // it goes on: SQLite starts the WAL again from its beginning only when a transaction
 // begins with every page copied, so that without these pauses it would grow for ever.
 constexpr std::size_t RestartWalEvery = 8;
+
+// Moves the pages in use at the end of the file into the free ones and shortens the file,
+// in the commit of a switch to full auto-vacuum, then switches back to incremental (the
+// mode open_database gives a database, and takes back to if a crash comes between the
+// two). `PRAGMA incremental_vacuum` does the same but searches the free list for each page
+// it moves: 20.6 CPU-s for 174,000 free pages (700 MB, after a level-2 merge of the
+// position index) where the commit takes 4.3 (bench_import.md, 2026-12-02, scale4).
+void give_back_free_pages(Connection& db) {
+  if (pragma_int(db, "auto_vacuum") != 2) return;  // made before incremental auto-vacuum: nothing to give
+  db.exec("PRAGMA auto_vacuum = FULL");
+  db.exec("PRAGMA auto_vacuum = INCREMENTAL");
+}
 
 }  // namespace
 
@@ -838,15 +851,16 @@ void Importer::commit_batch() {
   flush_hashes();
   if (opt_.position_index) merge_position_index(db_);
   explore_.flush(db_);
-  // A batch's entries in game_white and game_black land all over those indexes, a page
-  // written for every few entries once they are large; an import that adds half as many
-  // games as the database held has them made again at its end instead, from sorted input.
-  // (Remaking them costs about 0.9 us per game in the database, inserting about 2.6 us per
-  // game imported: at a tenth, 500,000 games into 3 M, the remake cost 2.8 s more of the
-  // importer's thread; bench_import.md, 2026-12-02.)
-  if (!remake_indexes_ &&
-      std::int64_t(stats_.imported) > std::max<std::int64_t>(opt_.defer_indexes_after, existing_ / 2))
-    drop_game_indexes();
+  // A batch's entries in game_white and game_black land all over those indexes, and once
+  // they are larger than SQLite's page cache each insert reads a page and writes it back;
+  // an import that adds a quarter as many games as the database held has them made again
+  // at its end instead, from sorted input. At 1 M games remaking them costs about 1.1 us
+  // per game in the database and inserting about 13 us per game imported (all threads):
+  // 250,000 games took 8 % less CPU with them dropped at the first commit, 100,000 the
+  // same (bench_import.md, 2026-12-02, scale4). Told how many games are coming, the
+  // importer decides at its first commit; else when that many have come.
+  std::int64_t coming = std::max(std::int64_t(stats_.imported), opt_.expected_games);
+  if (!remake_indexes_ && coming > std::max<std::int64_t>(opt_.defer_indexes_after, existing_ / 4)) drop_game_indexes();
   tx_->commit();
   in_batch_ = 0;
   if (checkpointer_) {
@@ -872,7 +886,7 @@ void Importer::finish() {
   if (remake_indexes_) db_.exec(game_index_sql());
   // Merged-away pages are reused by the next batches and imports; only when they are a
   // large part of the file are they given back to the disk.
-  if (pragma_int(db_, "freelist_count") * 4 > pragma_int(db_, "page_count")) db_.exec("PRAGMA incremental_vacuum");
+  if (pragma_int(db_, "freelist_count") * 4 > pragma_int(db_, "page_count")) give_back_free_pages(db_);
   db_.exec("PRAGMA wal_checkpoint(TRUNCATE)");
 }
 namespace {

@@ -109,9 +109,14 @@ struct ImportOptions {
   bool allow_duplicates = false;
   bool position_index = true;
   std::size_t batch_games = 20000;  // games per transaction
-  // An import that has added more than this many games, and more than half as many as the
-  // database held, drops game_white and game_black and makes them again at its end.
+  // An import that has added more than this many games, and more than a quarter as many
+  // as the database held, drops game_white and game_black and makes them again at its end.
   std::int64_t defer_indexes_after = 100000;
+  // About how many games the import will add, when the caller can tell (qipu import, from
+  // its inputs' sizes); 0 when it cannot. The rule above then counts them from the first
+  // commit on, so that the player indexes are not filled for a quarter of a database's
+  // games before they are dropped. A wrong guess costs time, never data.
+  std::int64_t expected_games = 0;
 };
 
 struct ImportStats {
