@@ -115,9 +115,9 @@ TEST_CASE("opening symbols: a set-up position does not take the standard games' 
   REQUIRE(standard != set_up);  // the test means something only if they differ
   db::OpeningSymbols tree;
   CHECK(tree.start(games[1].start_position) == db::OpeningSymbols::Off);
-  // Through the importer's encoder, which uses the thread's tree: the standard game twice,
-  // so that its line is known, then the set-up game.
-  for (int i : {0, 0, 1}) {
+  // Through the importer's encoder, which uses the thread's tree: the standard game until
+  // its whole line is known (a node a game), then the set-up game.
+  for (int i : {0, 0, 0, 0, 0, 0, 0, 0, 0, 1}) {
     auto encoded = db::encode_game(games[std::size_t(i)]);
     REQUIRE(encoded);
     CHECK(encoded->moves == db::pack_symbols(i == 0 ? standard : set_up));
