@@ -249,7 +249,7 @@ class NotesReader {
 
 unsigned char move_symbol(const Position& pos, Move m) {
   if (m.is_null()) return NullMove;
-  int rank = MoveOrder(pos).rank(m);
+  int rank = move_rank(pos, m);
   if (rank >= NullMove)
     throw DbError("a move ranked " + std::to_string(rank) + " in a position with that many moves cannot be stored");
   return static_cast<unsigned char>(rank);
@@ -257,7 +257,7 @@ unsigned char move_symbol(const Position& pos, Move m) {
 
 Move move_of_symbol(const Position& pos, unsigned char symbol) {
   if (symbol == NullMove) return Move::null();
-  Move m = MoveOrder(pos).at_rank(symbol);
+  Move m = move_at_rank(pos, symbol);
   // Candidates may be illegal (db/move_order.hpp); a damaged blob may name one.
   bool legal = !m.is_none() && (m.kind() == MoveKind::Castling || pos.leaves_king_safe(m));
   return legal ? m : Move::none();

@@ -1,6 +1,8 @@
 #include "move_order.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <type_traits>
 
 #include "qipu/board/movegen.hpp"
 
@@ -122,56 +124,136 @@ Bitboard pawn_attack_set(Color c, Bitboard pawns) {
 
 Bitboard push(Color c, Bitboard b) { return c == White ? b << 8 : b >> 8; }
 
-}  // namespace
+template <PieceType T>
+using Type = std::integral_constant<PieceType, T>;
+
+// The order for one side to move, so that every table's side is known when compiled.
+template <Color Us>
+class Order {
+ public:
+  explicit Order(const Position& pos);
+  [[nodiscard]] int rank(Move m) const;
+  [[nodiscard]] Move at_rank(int rank) const;
+
+ private:
+  static constexpr Color Them = ~Us;
+  template <class F>
+  void for_each_candidate(F&& f) const;
+  template <class F>
+  void captures(PieceType t, Square from, Bitboard dests, F&& f) const;
+  template <class F>
+  void piece_moves(PieceType t, Square from, Bitboard dests, F&& f) const;
+  template <class F>
+  void castling_moves(F&& f) const;
+  // Quiet: pushes too, else only captures and promotions; those other than en passant
+  // only onto `reach`.
+  template <bool Quiet, class F>
+  void pawn_moves(F&& f, Bitboard reach = ~Bitboard(0)) const;
+  [[nodiscard]] Bitboard single_pushes() const;
+  [[nodiscard]] Bitboard double_pushes() const;
+  [[nodiscard]] int beating(int mine, Move m) const;
+  [[nodiscard]] int counted_before(int mine, Move m) const;
+  [[nodiscard]] Bitboard quiet_beating(int kind, Bitboard dests, int base, Bitboard checks, Bitboard unsafe, int cost,
+                                       int mine, Bitboard earlier) const;
+  [[nodiscard]] int score(Move m) const;
+  [[nodiscard]] int quiet_base(PieceType t, Square from) const;
+  [[nodiscard]] int quiet_gain(PieceType t, Square to, Bitboard checks) const;
+  [[nodiscard]] int pawn_push_score(Square from, Square to) const;
+  [[nodiscard]] int capture_score(PieceType victim, int capturer_value, Square to) const;
+  [[nodiscard]] bool evades(Move m) const;
+  // Room for every candidate of any position a FEN may set up: 15 queens move to at most
+  // 27 squares each, the king to 8, and it may castle twice.
+  static constexpr int MaxCandidates = 15 * 27 + 8 + 2;
+
+  struct Mover {
+    Square from;
+    Bitboard attacks;
+  };
+  template <bool Collect>
+  Bitboard piece_attacks(Color c);
+  // Calls f(Type<t>{}, from, attacks) for each of our pieces other than pawns and king,
+  // so that the piece type is known when compiled.
+  template <class F>
+  void for_each_mover(F&& f) const;
+  const Position& pos_;
+  Mover movers_[15];  // our pieces other than pawns and king, by type, with what they attack
+  int mover_count_ = 0;
+  int type_end_[7] = {};  // where each type's movers end
+  bool in_check_ = false;
+  Bitboard evasions_ = 0;   // in check: squares that block or capture a single checker
+  Bitboard pinned_ = 0;     // in check: our pinned pieces
+  Bitboard enemy_attacks_;  // squares any enemy piece attacks
+  Bitboard unsafe_;         // attacked and not defended, or guarded by an enemy pawn
+  Bitboard pawn_loss_;      // attacked and not defended
+  Bitboard threatened_;     // our pieces, other than the king and pawns, under attack
+  Bitboard checks_[7];      // where each of our piece types would give check
+};
+
+int promotion_score(PieceType t) { return t == Queen ? QueenPromotion : UnderPromotion + t; }
 
 // What the side's pieces other than pawns and king attack, piece by piece into movers_
 // when asked (our side); returns the union. A loop per piece type, each with its own
 // lookup, and inlined in both its uses, as this runs twice a position.
+template <Color Us>
 template <bool Collect>
-[[gnu::always_inline]] inline Bitboard MoveOrder::piece_attacks(Color c) {
+[[gnu::always_inline]] inline Bitboard Order<Us>::piece_attacks(Color c) {
   const Bitboard occ = pos_.pieces();
   Bitboard all = 0;
-  auto add = [&](PieceType t, Square s, Bitboard a) {
+  auto add = [&](Square s, Bitboard a) {
     all |= a;
-    if constexpr (Collect) movers_[mover_count_++] = {s, t, a};
+    if constexpr (Collect) movers_[mover_count_++] = {s, a};
   };
   for (Bitboard b = pos_.pieces(c, Knight); b;) {
     Square s = pop_lsb(b);
-    add(Knight, s, knight_attacks(s));
+    add(s, knight_attacks(s));
   }
+  if constexpr (Collect) type_end_[Knight] = mover_count_;
   for (Bitboard b = pos_.pieces(c, Bishop); b;) {
     Square s = pop_lsb(b);
-    add(Bishop, s, bishop_attacks(s, occ));
+    add(s, bishop_attacks(s, occ));
   }
+  if constexpr (Collect) type_end_[Bishop] = mover_count_;
   for (Bitboard b = pos_.pieces(c, Rook); b;) {
     Square s = pop_lsb(b);
-    add(Rook, s, rook_attacks(s, occ));
+    add(s, rook_attacks(s, occ));
   }
+  if constexpr (Collect) type_end_[Rook] = mover_count_;
   for (Bitboard b = pos_.pieces(c, Queen); b;) {
     Square s = pop_lsb(b);
-    add(Queen, s, queen_attacks(s, occ));
+    add(s, queen_attacks(s, occ));
   }
+  if constexpr (Collect) type_end_[Queen] = mover_count_;
   return all;
 }
 
-MoveOrder::MoveOrder(const Position& pos) : pos_(pos), us_(pos.side_to_move()) {
-  Color them = ~us_;
-  Square king = pos.king(us_), their_king = pos.king(them);
-  Bitboard pawn_guarded = pawn_attack_set(them, pos.pieces(them, Pawn));
-  enemy_attacks_ = pawn_guarded | king_attacks(their_king) | piece_attacks<false>(them);
-  Bitboard defended = pawn_attack_set(us_, pos.pieces(us_, Pawn)) | king_attacks(king) | piece_attacks<true>(us_);
+template <Color Us>
+template <class F>
+[[gnu::always_inline]] inline void Order<Us>::for_each_mover(F&& f) const {
+  int i = 0;
+  for (; i < type_end_[Knight]; ++i) f(Type<Knight>{}, movers_[i].from, movers_[i].attacks);
+  for (; i < type_end_[Bishop]; ++i) f(Type<Bishop>{}, movers_[i].from, movers_[i].attacks);
+  for (; i < type_end_[Rook]; ++i) f(Type<Rook>{}, movers_[i].from, movers_[i].attacks);
+  for (; i < type_end_[Queen]; ++i) f(Type<Queen>{}, movers_[i].from, movers_[i].attacks);
+}
+
+template <Color Us>
+Order<Us>::Order(const Position& pos) : pos_(pos) {
+  Square king = pos.king(Us), their_king = pos.king(Them);
+  Bitboard pawn_guarded = pawn_attack_set(Them, pos.pieces(Them, Pawn));
+  enemy_attacks_ = pawn_guarded | king_attacks(their_king) | piece_attacks<false>(Them);
+  Bitboard defended = pawn_attack_set(Us, pos.pieces(Us, Pawn)) | king_attacks(king) | piece_attacks<true>(Us);
   if (enemy_attacks_ & square_bb(king)) {  // then candidates are filtered for legality
     Bitboard checkers = pos.checkers();
     in_check_ = true;
     evasions_ = more_than_one(checkers) ? 0 : between_bb(king, lsb(checkers));
-    pinned_ = pos.pinned(us_);
+    pinned_ = pos.pinned(Us);
   }
   pawn_loss_ = enemy_attacks_ & ~defended;
   unsafe_ = pawn_loss_ | pawn_guarded;
-  threatened_ = enemy_attacks_ & pos.pieces(us_) & ~pos.pieces(Pawn, King);
+  threatened_ = enemy_attacks_ & pos.pieces(Us) & ~pos.pieces(Pawn, King);
   Bitboard occ = pos.pieces();
   checks_[NoPieceType] = checks_[King] = 0;
-  checks_[Pawn] = pawn_attack_set(them, square_bb(their_king));
+  checks_[Pawn] = pawn_attack_set(Them, square_bb(their_king));
   checks_[Knight] = knight_attacks(their_king);
   checks_[Bishop] = bishop_attacks(their_king, occ);
   checks_[Rook] = rook_attacks(their_king, occ);
@@ -180,33 +262,36 @@ MoveOrder::MoveOrder(const Position& pos) : pos_(pos), us_(pos.side_to_move()) {
 
 // What a quiet move of a piece (not a pawn) scores for leaving `from`: how often the
 // piece leaves it, more when it is under attack.
-int MoveOrder::quiet_base(PieceType t, Square from) const {
-  return Quiet.from[us_][t][from] + ((threatened_ & square_bb(from)) ? PieceValue[t] / 5 : 0);
+template <Color Us>
+int Order<Us>::quiet_base(PieceType t, Square from) const {
+  return Quiet.from[Us][t][from] + ((threatened_ & square_bb(from)) ? PieceValue[t] / 5 : 0);
 }
 
 // What it scores for arriving on `to`, given the destinations where it checks.
-int MoveOrder::quiet_gain(PieceType t, Square to, Bitboard checks) const {
+template <Color Us>
+int Order<Us>::quiet_gain(PieceType t, Square to, Bitboard checks) const {
   Bitboard bb = square_bb(to);
-  return Quiet.to[us_][t][to] + ((checks & bb) ? Check : 0) - ((unsafe_ & bb) ? PieceValue[t] / 3 : 0);
+  return Quiet.to[Us][t][to] + ((checks & bb) ? Check : 0) - ((unsafe_ & bb) ? PieceValue[t] / 3 : 0);
 }
 
-int MoveOrder::pawn_push_score(Square from, Square to) const {
+template <Color Us>
+int Order<Us>::pawn_push_score(Square from, Square to) const {
   Bitboard bb = square_bb(to);
-  return Quiet.to[us_][Pawn][to] + Quiet.from[us_][Pawn][from] + ((checks_[Pawn] & bb) ? Check : 0) -
+  return Quiet.to[Us][Pawn][to] + Quiet.from[Us][Pawn][from] + ((checks_[Pawn] & bb) ? Check : 0) -
          ((pawn_loss_ & bb) ? PawnLoss : 0);
 }
 
 // What a capture wins, the capturer lost when the victim is guarded.
-int MoveOrder::capture_score(PieceType victim, int capturer_value, Square to) const {
+template <Color Us>
+int Order<Us>::capture_score(PieceType victim, int capturer_value, Square to) const {
   Bitboard bb = square_bb(to);
   int gain = PieceValue[victim] - ((enemy_attacks_ & bb) ? capturer_value : 0);
   return Capture + std::max(gain, WorstCapture) + PieceValue[victim] / 10;
 }
 
-int MoveOrder::promotion_score(PieceType t) { return t == Queen ? QueenPromotion : UnderPromotion + t; }
-
 // The score for_each_candidate gives a candidate.
-int MoveOrder::score(Move m) const {
+template <Color Us>
+int Order<Us>::score(Move m) const {
   Square from = m.from(), to = m.to();
   PieceType t = type_of(pos_.piece_on(from));
   switch (m.kind()) {
@@ -221,17 +306,19 @@ int MoveOrder::score(Move m) const {
 }
 
 // Scores, higher likelier, for the captures of one piece (not a pawn) from `from`.
+template <Color Us>
 template <class F>
-[[gnu::always_inline]] inline void MoveOrder::captures(PieceType t, Square from, Bitboard dests, F&& f) const {
-  for (Bitboard b = dests & pos_.pieces(~us_); b;) {
+[[gnu::always_inline]] inline void Order<Us>::captures(PieceType t, Square from, Bitboard dests, F&& f) const {
+  for (Bitboard b = dests & pos_.pieces(Them); b;) {
     Square to = pop_lsb(b);
     f(Move(from, to), capture_score(type_of(pos_.piece_on(to)), PieceValue[t], to));
   }
 }
 
 // The same for all its moves, quiet ones too.
+template <Color Us>
 template <class F>
-[[gnu::always_inline]] inline void MoveOrder::piece_moves(PieceType t, Square from, Bitboard dests, F&& f) const {
+[[gnu::always_inline]] inline void Order<Us>::piece_moves(PieceType t, Square from, Bitboard dests, F&& f) const {
   const int base = quiet_base(t, from);
   const Bitboard checks = checks_[t];
   for (Bitboard b = dests & ~pos_.pieces(); b;) {
@@ -244,11 +331,12 @@ template <class F>
 // Castling, when it is allowed and legal (never in check). The squares strictly between
 // king and rook lie on the paths that must be empty, in Chess960 too: most of the time
 // one of them is taken, which is cheaper to see here than in castling_legal.
+template <Color Us>
 template <class F>
-[[gnu::always_inline]] inline void MoveOrder::castling_moves(F&& f) const {
-  Square k = pos_.king(us_);
+[[gnu::always_inline]] inline void Order<Us>::castling_moves(F&& f) const {
+  Square k = pos_.king(Us);
   for (bool long_side : {false, true}) {
-    int idx = castling_index(us_, long_side);
+    int idx = castling_index(Us, long_side);
     if (!pos_.can_castle(std::uint8_t(1 << idx))) continue;
     Square rook = pos_.castling_rook(idx);
     if (!(between_bb(k, rook) & ~square_bb(rook) & pos_.pieces()) && pos_.castling_legal(k, rook))
@@ -256,11 +344,12 @@ template <class F>
   }
 }
 
+template <Color Us>
 template <bool Quiet, class F>
-[[gnu::always_inline]] inline void MoveOrder::pawn_moves(F&& f, Bitboard reach) const {
-  Bitboard pawns = pos_.pieces(us_, Pawn), enemies = pos_.pieces(~us_);
-  Bitboard last = us_ == White ? rank_bb(7) : rank_bb(0);
-  int up = us_ == White ? 8 : -8;
+[[gnu::always_inline]] inline void Order<Us>::pawn_moves(F&& f, Bitboard reach) const {
+  Bitboard pawns = pos_.pieces(Us, Pawn), enemies = pos_.pieces(Them);
+  Bitboard last = Us == White ? rank_bb(7) : rank_bb(0);
+  int up = Us == White ? 8 : -8;
   auto emit = [&](Bitboard dests, int step) {
     for (Bitboard b = dests & reach; b;) {
       Square to = pop_lsb(b), from = Square(to - step);
@@ -276,33 +365,36 @@ template <bool Quiet, class F>
   };
   emit(single_pushes() & (Quiet ? ~Bitboard(0) : last), up);
   if constexpr (Quiet) emit(double_pushes(), 2 * up);
-  emit(push(us_, pawns & ~file_bb(0)) >> 1 & enemies, up - 1);
-  emit(push(us_, pawns & ~file_bb(7)) << 1 & enemies, up + 1);
+  emit(push(Us, pawns & ~file_bb(0)) >> 1 & enemies, up - 1);
+  emit(push(Us, pawns & ~file_bb(7)) << 1 & enemies, up + 1);
   if (Square ep = pos_.ep_square(); ep != NoSquare)
-    for (Bitboard b = pawn_attack_set(~us_, square_bb(ep)) & pawns; b;)
+    for (Bitboard b = pawn_attack_set(Them, square_bb(ep)) & pawns; b;)
       f(Move(pop_lsb(b), ep, MoveKind::EnPassant), capture_score(Pawn, PieceValue[Pawn], ep));
 }
 
-Bitboard MoveOrder::single_pushes() const { return push(us_, pos_.pieces(us_, Pawn)) & ~pos_.pieces(); }
+template <Color Us>
+Bitboard Order<Us>::single_pushes() const { return push(Us, pos_.pieces(Us, Pawn)) & ~pos_.pieces(); }
 
-Bitboard MoveOrder::double_pushes() const {
-  Bitboard third = us_ == White ? rank_bb(2) : rank_bb(5);
-  return push(us_, single_pushes() & third) & ~pos_.pieces();
+template <Color Us>
+Bitboard Order<Us>::double_pushes() const {
+  Bitboard third = Us == White ? rank_bb(2) : rank_bb(5);
+  return push(Us, single_pushes() & third) & ~pos_.pieces();
 }
 
 // Every candidate with its score; in check only the legal ones. In check, moves other
 // than the king's and en passant captures can only evade on evasions_, and never by a
 // pinned piece: the others are not generated at all (evades() would refuse them).
+template <Color Us>
 template <class F>
-void MoveOrder::for_each_candidate(F&& f) const {
+void Order<Us>::for_each_candidate(F&& f) const {
   auto emit = [&](Move m, int score) {
     if (!in_check_ || evades(m)) f(m, score);
   };
   const Bitboard reach = in_check_ ? evasions_ : ~Bitboard(0), cannot = in_check_ ? pinned_ : 0;
-  for (int i = 0; i < mover_count_; ++i)
-    if (!(cannot & square_bb(movers_[i].from)))
-      piece_moves(movers_[i].type, movers_[i].from, movers_[i].attacks & reach, emit);
-  Square k = pos_.king(us_);
+  for_each_mover([&](auto type, Square from, Bitboard attacks) {
+    if (!(cannot & square_bb(from))) piece_moves(type, from, attacks & reach, emit);
+  });
+  Square k = pos_.king(Us);
   piece_moves(King, k, king_attacks(k) & ~enemy_attacks_, emit);
   if (!in_check_) castling_moves(f);
   pawn_moves<true>(emit, reach);
@@ -311,12 +403,13 @@ void MoveOrder::for_each_candidate(F&& f) const {
 // The quiet moves of one kind (db::QuietLevels) to `dests` that beat a move scoring
 // `mine`, by destination: each scores `base` plus its square's value, plus Check on
 // `checks`, less `cost` on `unsafe`. Equal scores beat it on the squares `earlier`.
-[[gnu::always_inline]] inline Bitboard MoveOrder::quiet_beating(int kind, Bitboard dests, int base, Bitboard checks,
+template <Color Us>
+[[gnu::always_inline]] inline Bitboard Order<Us>::quiet_beating(int kind, Bitboard dests, int base, Bitboard checks,
                                                                 Bitboard unsafe, int cost, int mine,
                                                                 Bitboard earlier) const {
   const int x = mine - base;
-  if (x - ((dests & checks) ? Check : 0) > Levelled.top[us_][kind]) return 0;  // not even its best square
-  const Bitboard* at_least = Levelled.at_least[us_][kind];
+  if (x - ((dests & checks) ? Check : 0) > Levelled.top[Us][kind]) return 0;  // not even its best square
+  const Bitboard* at_least = Levelled.at_least[Us][kind];
   // Most destinations neither check nor stand attacked: that group first, the others
   // only when there are any.
   Bitboard beating = dests & ~(checks | unsafe) & valued_over(at_least, x, earlier);
@@ -333,28 +426,30 @@ void MoveOrder::for_each_candidate(F&& f) const {
 // Out of check, the candidates that come before a move scoring `mine`: quiet ones a few
 // set operations per piece, then the few captures, promotions and castling one by one,
 // in the same pass over the pieces.
-int MoveOrder::beating(int mine, Move m) const {
+template <Color Us>
+int Order<Us>::beating(int mine, Move m) const {
   const int raw = m.raw();
   int n = 0;
   auto count = [&](Move c, int s) { n += s > mine || (s == mine && c.raw() < raw); };
-  auto piece = [&](PieceType t, Square from, Bitboard dests) {
+  auto piece = [&](auto type, Square from, Bitboard dests) {
+    constexpr PieceType t = decltype(type)::value;
     const int base = quiet_base(t, from);
     // Most pieces cannot beat it even on their best square with check: skipped before
     // any set is formed.
-    if (mine - base <= Levelled.top[us_][t] + Check)
+    if (mine - base <= Levelled.top[Us][t] + Check)
       n += popcount(quiet_beating(t, dests & ~pos_.pieces(), base, checks_[t], unsafe_, PieceValue[t] / 3, mine,
                                   below(raw - 64 * from)));
     captures(t, from, dests, count);
   };
-  for (int i = 0; i < mover_count_; ++i) piece(movers_[i].type, movers_[i].from, movers_[i].attacks);
-  Square k = pos_.king(us_);
-  piece(King, k, king_attacks(k) & ~enemy_attacks_);
+  for_each_mover(piece);
+  Square k = pos_.king(Us);
+  piece(Type<King>{}, k, king_attacks(k) & ~enemy_attacks_);
   castling_moves(count);
   pawn_moves<false>(count);
   // A push to `to` from to - step is the move 65 to - 64 step.
   auto pushes_before = [&](int step) { return below((raw + 64 * step + 64) / 65); };
-  int up = us_ == White ? 8 : -8;
-  Bitboard last = us_ == White ? rank_bb(7) : rank_bb(0);
+  int up = Us == White ? 8 : -8;
+  Bitboard last = Us == White ? rank_bb(7) : rank_bb(0);
   // Single and double pushes never share a destination.
   return n + popcount(quiet_beating(Pawn, single_pushes() & ~last, 0, checks_[Pawn], pawn_loss_, PawnLoss, mine,
                                     pushes_before(up)) |
@@ -364,7 +459,8 @@ int MoveOrder::beating(int mine, Move m) const {
 
 // In check: a king move to a safe square, or a block or capture of a single checker by a
 // piece that is not pinned (a pinned piece can never do either).
-bool MoveOrder::evades(Move m) const {
+template <Color Us>
+bool Order<Us>::evades(Move m) const {
   if (type_of(pos_.piece_on(m.from())) == King || m.kind() == MoveKind::EnPassant) return pos_.leaves_king_safe(m);
   return (evasions_ & square_bb(m.to())) && !(pinned_ & square_bb(m.from()));
 }
@@ -372,26 +468,39 @@ bool MoveOrder::evades(Move m) const {
 // Candidates come by score, highest first, then by the move's 16-bit value, so that the
 // order never depends on the order moves are generated in. The rank counts those that
 // come before `m`; out of check, the quiet ones a set at a time.
-int MoveOrder::rank(Move m) const {
+template <Color Us>
+int Order<Us>::rank(Move m) const {
   const int mine = score(m);
   return in_check_ ? counted_before(mine, m) : beating(mine, m);
 }
 
 // In check, one by one: a separate function, so that the common case does not pay for
 // its registers.
-[[gnu::noinline]] int MoveOrder::counted_before(int mine, Move m) const {
+template <Color Us>
+[[gnu::noinline]] int Order<Us>::counted_before(int mine, Move m) const {
   int before = 0;
   for_each_candidate([&](Move c, int s) { before += s > mine || (s == mine && c.raw() < m.raw()); });
   return before;
 }
 
-Move MoveOrder::at_rank(int rank) const {
+template <Color Us>
+Move Order<Us>::at_rank(int rank) const {
   std::int64_t k[MaxCandidates];
   int n = 0;
   for_each_candidate([&](Move m, int score) { k[n++] = (std::int64_t(-score) << 16) | m.raw(); });
   if (rank >= n) return Move::none();
   std::nth_element(k, k + rank, k + n);
   return Move(std::uint16_t(k[rank] & 0xFFFF));
+}
+
+}  // namespace
+
+int move_rank(const Position& pos, Move m) {
+  return pos.side_to_move() == White ? Order<White>(pos).rank(m) : Order<Black>(pos).rank(m);
+}
+
+Move move_at_rank(const Position& pos, int rank) {
+  return pos.side_to_move() == White ? Order<White>(pos).at_rank(rank) : Order<Black>(pos).at_rank(rank);
 }
 
 }  // namespace qipu::db

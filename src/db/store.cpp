@@ -22,6 +22,7 @@
 #include "qipu/db/eco.hpp"
 #include "qipu/db/search.hpp"
 #include "qipu/game/duplicate.hpp"
+#include "opening_symbols.hpp"
 
 namespace qipu::db {
 
@@ -262,9 +263,10 @@ void GameEncoder::move(const Position& before, Move m, bool aggregate) {
     symbols_.reserve(ReservedPlies);
     keys_.reserve(ReservedPlies);
     past_aggregate_ = !aggregate;
+    opening_ = OpeningSymbols::for_this_thread().start(before);
   }
   try {
-    auto symbol = move_symbol(before, m);
+    auto symbol = opening_ ? OpeningSymbols::for_this_thread().symbol(opening_, before, m) : move_symbol(before, m);
     symbols_ += char(symbol);
     keys_.push_back(before.key());
     if (!past_aggregate_ && !(past_aggregate_ = past_aggregate(before)))

@@ -93,7 +93,9 @@ class Position {
   // not castling) leave the own king safe? A few bitboard operations, no generation.
   // Inline for the common case, out of check: a piece other than the king that stands on
   // no line from the king with an enemy on it, or stays on its line, uncovers nothing.
-  [[nodiscard]] bool leaves_king_safe(Move m) const {
+  // Always: LTO's budget for inlining is the whole program's, and when other code grew
+  // (branch codec2) it stopped inlining this into SAN resolution, +1.6 % for check.
+  [[nodiscard]] [[gnu::always_inline]] bool leaves_king_safe(Move m) const {
     Square ksq = king(side_), from = m.from();
     if (!checkers_ && from != ksq && m.kind() != MoveKind::EnPassant) {
       Bitboard line = line_bb(ksq, from);

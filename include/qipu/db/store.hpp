@@ -59,6 +59,7 @@ class GameEncoder {
   std::vector<Key> keys_;  // positions before each move
   AggregatePositions explore_;
   bool past_aggregate_ = false;  // no later position can be aggregated (db/explore.hpp)
+  std::uint64_t opening_ = 0;     // where the game is among the thread's known openings (src/db/opening_symbols.hpp)
   std::string error_;
 };
 
