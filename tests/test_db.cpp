@@ -214,6 +214,28 @@ TEST_CASE("db codec: the stored form of a known line does not change", "[db]") {
   CHECK(db::encode_moves(g.start_position, g.mainline) == std::string("\x0a\x87\x1a\x5c\x48\x24", 6));
 }
 
+// The importer's encoder makes room for 160 plies and then doubles it: a longer game keeps
+// the key before each of its moves, and the final one, no more and no fewer, and every symbol.
+TEST_CASE("db codec: the encoder keeps every ply of a game longer than its first room", "[db]") {
+  std::string pgn;  // 400 plies: the knights go out and back a hundred times
+  for (int i = 1; i <= 100; ++i) pgn += std::to_string(2 * i - 1) + ". Nf3 Nf6 " + std::to_string(2 * i) + ". Ng1 Ng8 ";
+  auto games = replayed_games({{"long", pgn + "*\n"}});
+  REQUIRE(games.size() == 1);
+  const auto& g = games[0];
+  REQUIRE(g.mainline.size() == 400);
+  std::vector<Key> keys;
+  Position pos = g.start_position;
+  for (const auto& node : g.mainline) {
+    keys.push_back(pos.key());
+    pos.play(node.move);
+  }
+  keys.push_back(pos.key());
+  Result<db::EncodedGame> encoded = db::encode_game(g);
+  REQUIRE(encoded);
+  CHECK(encoded->keys == keys);
+  CHECK(encoded->moves == db::pack_symbols(db::move_symbols(g.start_position, g.mainline)));
+}
+
 TEST_CASE("db codec: every symbol packs and unpacks whole or as a prefix", "[db]") {
   std::string all;
   for (int s = 0; s < 256; ++s) all += char(s);
