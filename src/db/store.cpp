@@ -274,7 +274,7 @@ void GameEncoder::move(const Position& before, Move m, bool aggregate) {
 }
 
 // Room for most games at once, then twice as much: growing by doubling from nothing cost
-// ~1,500 instructions a game; appending (push_back, not inlined) ~40 a ply (bench_import.md, codec3).
+// ~1,500 instructions a game; appending (push_back, not inlined) ~50 a ply (bench_import.md, codec3).
 void GameEncoder::make_room() {
   std::size_t n = std::max(ReservedPlies, 2 * keys_.size());
   symbols_.resize(n);
