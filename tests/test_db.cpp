@@ -169,6 +169,32 @@ TEST_CASE("db codec: Chess960 castling moves have their symbols too", "[db]") {
   CHECK(castles > 100);
 }
 
+// Standard castling, which the codec decides from the squares the enemy attacks: through
+// or onto an attacked square it is illegal; past an attacked b1 or b8, or with its rook
+// attacked, it is legal. The number of legal castling moves of each position is known.
+TEST_CASE("db codec: standard castling has a symbol exactly when it is legal", "[db]") {
+  const std::pair<const char*, int> cases[] = {
+      {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 2},   {"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", 2},
+      {"1r2k2r/8/8/8/8/8/8/R3K2R w KQk - 0 1", 2},   // b1 attacked
+      {"3rk2r/8/8/8/8/8/8/R3K2R w KQk - 0 1", 1},    // d1 attacked
+      {"r3k2r/8/8/8/5b2/8/8/R3K2R w KQkq - 0 1", 1}, // c1 attacked
+      {"r3k2r/8/b7/8/8/8/8/R3K2R w KQkq - 0 1", 1},  // f1 attacked
+      {"r3k2r/8/8/8/8/7n/8/R3K2R w KQkq - 0 1", 1},  // g1 attacked by a knight
+      {"r3k1r1/8/8/8/8/8/8/R3K2R w KQq - 0 1", 1},   // g1 attacked down the file
+      {"b3k2r/8/8/8/8/8/8/R3K2R w KQk - 0 1", 2},    // only the rook on h1 attacked
+      {"r3k2r/8/8/8/8/8/6p1/R3K2R w KQkq - 0 1", 1}, // f1 and h1 attacked by a pawn
+      {"r3k2r/8/8/8/8/8/8/R2QK2R b KQkq - 0 1", 1},  // d8 attacked
+      {"r3k2r/8/8/8/8/8/8/1R2K2R b Kkq - 0 1", 2},   // b8 attacked
+      {"4k3/4r3/8/8/8/8/8/R3K2R w KQ - 0 1", 0},     // in check
+  };
+  for (const auto& [fen, castles] : cases) {
+    INFO(fen);
+    auto pos = Position::from_fen(fen);
+    REQUIRE(pos);
+    CHECK(check_symbols(*pos) == castles);
+  }
+}
+
 // Stored games are read with the code they were written with: any change to the move
 // order or the Huffman table must come with a new schema version. This pins both.
 // The importer encodes moves while the replay plays them; the result must be what
@@ -212,6 +238,28 @@ TEST_CASE("db codec: the stored form of a known line does not change", "[db]") {
   const auto& g = games[0];
   CHECK(db::move_symbols(g.start_position, g.mainline) == std::string("\x04\x03\x00\x02\x05\x12\x05\x00\x00\x05", 10));
   CHECK(db::encode_moves(g.start_position, g.mainline) == std::string("\x0a\x87\x1a\x5c\x48\x24", 6));
+}
+
+// The importer's encoder makes room for 160 plies and then doubles it: a longer game keeps
+// the key before each of its moves, and the final one, no more and no fewer, and every symbol.
+TEST_CASE("db codec: the encoder keeps every ply of a game longer than its first room", "[db]") {
+  std::string pgn;  // 400 plies: the knights go out and back a hundred times
+  for (int i = 1; i <= 100; ++i) pgn += std::to_string(2 * i - 1) + ". Nf3 Nf6 " + std::to_string(2 * i) + ". Ng1 Ng8 ";
+  auto games = replayed_games({{"long", pgn + "*\n"}});
+  REQUIRE(games.size() == 1);
+  const auto& g = games[0];
+  REQUIRE(g.mainline.size() == 400);
+  std::vector<Key> keys;
+  Position pos = g.start_position;
+  for (const auto& node : g.mainline) {
+    keys.push_back(pos.key());
+    pos.play(node.move);
+  }
+  keys.push_back(pos.key());
+  Result<db::EncodedGame> encoded = db::encode_game(g);
+  REQUIRE(encoded);
+  CHECK(encoded->keys == keys);
+  CHECK(encoded->moves == db::pack_symbols(db::move_symbols(g.start_position, g.mainline)));
 }
 
 TEST_CASE("db codec: every symbol packs and unpacks whole or as a prefix", "[db]") {

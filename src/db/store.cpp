@@ -259,31 +259,39 @@ std::unique_ptr<Connection> open_database(const std::string& path, Connection::M
 
 void GameEncoder::move(const Position& before, Move m, bool aggregate) {
   if (!error_.empty()) return;
-  if (keys_.empty()) {  // room for most games at once: growing by doubling cost ~1,500 instructions a game
-    symbols_.reserve(ReservedPlies);
-    keys_.reserve(ReservedPlies);
+  if (plies_ == 0) {
     past_aggregate_ = !aggregate;
     opening_ = OpeningSymbols::for_this_thread().start(before);
   }
+  if (plies_ == keys_.size()) make_room();
   try {
     auto symbol = opening_ ? OpeningSymbols::for_this_thread().symbol(opening_, before, m) : move_symbol(before, m);
-    symbols_ += char(symbol);
-    keys_.push_back(before.key());
+    symbols_[plies_] = char(symbol);
+    keys_[plies_++] = before.key();
     if (!past_aggregate_ && !(past_aggregate_ = past_aggregate(before)))
       add_aggregate_position(explore_, before, std::uint8_t(symbol));
   } catch (const DbError& err) { error_ = err.what(); }
+}
+
+// Room for most games at once, then twice as much: growing by doubling from nothing cost
+// ~1,500 instructions a game; appending (push_back, not inlined) ~50 a ply (bench_import.md, codec3).
+void GameEncoder::make_room() {
+  std::size_t n = std::max(ReservedPlies, 2 * keys_.size());
+  symbols_.resize(n);
+  keys_.resize(n);
 }
 
 Result<EncodedGame> GameEncoder::finish(const game::GameRecord& rec, const Position& final_position, bool aggregate) {
   if (!error_.empty()) return Failure{error_};
   EncodedGame e;
   try {
+    keys_.resize(plies_);
     e.keys = std::move(keys_);
     e.keys.push_back(final_position.key());
     if (aggregate && !past_aggregate_) add_aggregate_position(explore_, final_position, EndSymbol);
     e.explore = std::move(explore_);
     e.material = material_signature(final_position);
-    e.moves = pack_symbols(symbols_);
+    e.moves = pack_symbols(std::string_view(symbols_).substr(0, plies_));
     e.notes = encode_annotations(rec);  // variations are encoded here, and may throw too
   } catch (const DbError& err) { return Failure{err.what()}; }
   return e;

@@ -54,9 +54,12 @@ class GameEncoder {
   Result<EncodedGame> finish(const game::GameRecord& rec, const Position& final_position, bool aggregate = true);
 
  private:
+  void make_room();
   static constexpr std::size_t ReservedPlies = 160;
+  // Each move's symbol and the key of the position before it, the first plies_ of them.
   std::string symbols_;
-  std::vector<Key> keys_;  // positions before each move
+  std::vector<Key> keys_;
+  std::size_t plies_ = 0;
   AggregatePositions explore_;
   bool past_aggregate_ = false;  // no later position can be aggregated (db/explore.hpp)
   std::uint64_t opening_ = 0;     // where the game is among the thread's known openings (src/db/opening_symbols.hpp)
