@@ -150,6 +150,17 @@ TEST_CASE("pgn tags: escapes, several per line, odd quotes", "[pgn]") {
   CHECK(events("[Event \"\"]\n*") == "G1 [Event=] =* /G");
   // The chessops pathological header line: brackets inside values.
   CHECK(events("[C \"A]]\"] [D \"A]][\"] [G \"\\\"]\"]\n*") == "G1 [C=A]]] [D=A]][] [G=\"]] =* /G");
+  // Escapes, inner quotes and line ends on either side of the 16-byte blocks the value
+  // scan steps by (tag_value_length), and at the end of the text.
+  for (std::size_t n : {0, 1, 14, 15, 16, 17, 31, 32, 33}) {
+    std::string x(n, 'x');
+    INFO(n << " bytes before");
+    CHECK(events("[Event \"" + x + "\\\"y\"]\n*") == "G1 [Event=" + x + "\"y] =* /G");
+    CHECK(events("[Event \"" + x + "\\\"]\"]\n*") == "G1 [Event=" + x + "\"]] =* /G");
+    CHECK(events("[Event \"" + x + "\" z\\\\\"]\n*") == "G1 [Event=" + x + "\" z\\] =* /G");
+    CHECK(events("[Event \"" + x + "\n[Site \"s\"]\n*") == "!1:1 G1 [Site=s] =* /G");  // a malformed tag
+    CHECK(events("[Event \"" + x + "\"]") == "G1 [Event=" + x + "] /G");
+  }
 }
 
 TEST_CASE("pgn malformed tag is an error, the game goes on", "[pgn]") {

@@ -181,13 +181,23 @@ bool words_match(const std::vector<QueryWord>& query, std::string_view folded_na
   return whole || cjk || std::all_of(query.begin(), query.end(), [](const QueryWord& q) { return q.initial; });
 }
 
+// The length of the ASCII bytes that start s.
+std::size_t ascii_run(std::string_view s) {
+  std::size_t n = 0;
+  while (n < s.size() && static_cast<unsigned char>(s[n]) < 0x80) ++n;
+  return n;
+}
+
 // Appends the folded name (fold_name); ASCII bytes, nearly every name, without decoding.
 void append_folded(std::string& out, std::string_view name) {
   for (std::size_t i = 0, len = 0; i < name.size(); i += len) {
-    auto b = static_cast<unsigned char>(name[i]);
-    if (b < 0x80) {
-      out += char(b >= 'A' && b <= 'Z' ? b + 32 : b);
-      len = 1;
+    if (static_cast<unsigned char>(name[i]) < 0x80) {
+      len = ascii_run(name.substr(i));  // in one go: a byte at a time cost a capacity test each
+      std::size_t at = out.size();
+      out.resize(at + len);
+      std::transform(name.begin() + i, name.begin() + i + len, out.begin() + at, [](char c) {
+        return c >= 'A' && c <= 'Z' ? char(c + 32) : c;
+      });
       continue;
     }
     char32_t c = decode(name, i, len);
@@ -235,7 +245,8 @@ void split_words(std::string_view folded, std::string& chars, std::vector<std::s
 // folded name unless an apostrophe joined two, so a name holding none of them cannot
 // match a query that needs a whole word (words_match), and is not split at all.
 bool may_hold_whole_word(const std::vector<QueryWord>& query, std::string_view folded) {
-  if (folded.find_first_of("'`") != std::string_view::npos) return true;
+  // Not find_first_of("'`"), which calls memchr on the two for each byte of the name.
+  if (std::any_of(folded.begin(), folded.end(), [](char c) { return c == '\'' || c == '`'; })) return true;
   return std::any_of(query.begin(), query.end(), [&](const QueryWord& q) {
     return !q.initial && !q.cjk && folded.find(q.text) != std::string_view::npos;
   });
