@@ -7,7 +7,6 @@
 #include "qipu/db/eco.hpp"
 #include "qipu/game/criteria.hpp"
 #include "qipu/game/pipeline.hpp"
-#include "qipu/notation/san.hpp"
 #include "replay_util.hpp"
 
 // One namespace a file: the test files compile several to a unit (CMakeLists.txt).
@@ -117,32 +116,6 @@ TEST_CASE("EcoTable::visit: the positions one at a time give classify's answer",
     CHECK(visited <= 37);  // eco.pgn's longest line has 36 plies: no position after it is asked for
   }
   CHECK(named > games.size() / 2);
-}
-
-// A two-line table: the Scandinavian's first moves, and a Queen's Gambit of 20 plies
-// with no capture, whose home pawns (a2 b2 f2 g2 h2, a7 c7 f7 g7) stay at home in the
-// game below. After 2.exd5 Black has 15 men where both named positions have 16: none
-// can follow (a capture takes a man for good, a promotion gives none back), so the walk
-// ends there, at its fourth position, with the Scandinavian named; by home pawns alone
-// it would go on to the game's end.
-TEST_CASE("EcoTable::visit: the walk ends once a man is taken that every named position has", "[filter_hooks]") {
-  fs::path eco = temp_dir("filter-hooks") / "two-lines.pgn";
-  std::ofstream(eco) << "[ECO \"B01\"]\n[Opening \"Scandinavian\"]\n\n1. e4 d5 *\n\n"
-                     << "[ECO \"D60\"]\n[Opening \"QGD\"]\n\n1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O "
-                     << "6. Nf3 h6 7. Bh4 b6 8. Rc1 Bb7 9. Be2 Nbd7 10. O-O c5 *\n";
-  const db::EcoTable table = db::EcoTable::load(eco.string());
-  REQUIRE(table.size() == 2);
-  Position pos = *Position::from_fen(StartFen);
-  db::EcoTable::Walk walk;
-  std::size_t visited = 0;
-  for (const char* san : {"e4", "d5", "exd5", "Qxd5", "Nc3", "Qa5", ""}) {
-    ++visited;
-    if (!table.visit(walk, pos) || !*san) break;
-    pos.play(*resolve_san(pos, *parse_san(san)));
-  }
-  CHECK(visited == 4);
-  REQUIRE(table.opening(walk) != nullptr);
-  CHECK(table.opening(walk)->eco == "B01");
 }
 
 // Moves the replay shows the position again after (a glyph word, a lone e.p.), and a

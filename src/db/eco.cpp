@@ -1,10 +1,7 @@
 #include "qipu/db/eco.hpp"
 
-#include <algorithm>
 #include <array>
 
-#include "qipu/board/position.hpp"
-#include "qipu/core/bitboard.hpp"
 #include "qipu/db/sqlite.hpp"
 #include "qipu/db/store.hpp"
 #include "qipu/game/pipeline.hpp"
@@ -17,10 +14,10 @@ EcoTable EcoTable::load(const std::string& path) {
   game::PipelineOptions o;
   o.jobs = 1;  // a few thousand short lines: threads would cost more than they save
   game::PipelineCallbacks cb;
-  std::vector<Named> named;
+  std::vector<unsigned> named_home_pawns;
   cb.game = [&](const game::InputReport&, game::GameRecord& rec) {
     if (!rec.valid() || rec.tag("ECO").empty()) return;
-    named.push_back({home_pawns(rec.final_position), men(rec.final_position)});
+    named_home_pawns.push_back(home_pawns(rec.final_position));
     Opening op{std::string(rec.tag("ECO")), std::string(rec.tag("Opening")), std::string(rec.tag("Variation"))};
     t.add(rec.final_position.key(), std::move(op));
     t.max_ply_ = std::max(t.max_ply_, rec.mainline.size());
@@ -31,7 +28,7 @@ EcoTable EcoTable::load(const std::string& path) {
   game::run_pipeline(std::vector<std::string>{path}, o, cb);
   if (!error.empty()) throw DbError(error);
   if (t.count_ == 0) throw DbError("no ECO lines in " + path);
-  t.fill_reachable(named);
+  t.fill_reachable(named_home_pawns);
   return t;
 }
 
@@ -39,32 +36,20 @@ unsigned EcoTable::home_pawns(const Position& now) {
   return unsigned(now.pieces(White, Pawn) >> 8 & 0xff) | unsigned(now.pieces(Black, Pawn) >> 40 & 0xff00);
 }
 
-EcoTable::Men EcoTable::men(const Position& now) {
-  return {std::uint8_t(popcount(now.pieces(White))), std::uint8_t(popcount(now.pieces(Black)))};
-}
-
 bool EcoTable::may_reach(const Position& now) const {
   unsigned m = home_pawns(now);
-  Men have = men(now);
-  return have.white >= fewest_[m].white && have.black >= fewest_[m].black;
+  return reachable_[m / 64] >> (m % 64) & 1;
 }
 
-void EcoTable::fill_reachable(const std::vector<Named>& named) {
-  // Each named position's men at its home pawns, then the fewest over every subset of a
-  // set of home pawns (a bit at a time, over the 16 bits). Contiguous runs, so that the
-  // compiler can vectorize the minimum: a table of 65,536 sets is filled once per run.
-  std::vector<std::uint8_t> white(fewest_.size(), None), black(fewest_.size(), None);
-  for (const Named& n : named) {
-    white[n.home] = std::min(white[n.home], n.men.white);
-    black[n.home] = std::min(black[n.home], n.men.black);
-  }
-  for (std::size_t bit = 1; bit < fewest_.size(); bit <<= 1)
-    for (std::size_t base = 0; base < fewest_.size(); base += 2 * bit)
-      for (std::size_t m = base; m < base + bit; ++m) {
-        white[m + bit] = std::min(white[m + bit], white[m]);
-        black[m + bit] = std::min(black[m + bit], black[m]);
-      }
-  for (std::size_t m = 0; m < fewest_.size(); ++m) fewest_[m] = {white[m], black[m]};
+void EcoTable::fill_reachable(const std::vector<unsigned>& named_home_pawns) {
+  // Each set of home pawns, then every superset of one (a bit at a time, over the 16 bits).
+  std::vector<bool> may(reachable_.size() * 64);
+  for (unsigned m : named_home_pawns) may[m] = true;
+  for (unsigned bit = 1; bit < may.size(); bit <<= 1)
+    for (unsigned m = 0; m < may.size(); ++m)
+      if (m & bit && may[m ^ bit]) may[m] = true;
+  for (unsigned m = 0; m < may.size(); ++m)
+    if (may[m]) reachable_[m / 64] |= std::uint64_t{1} << (m % 64);
 }
 
 void EcoTable::add(Key key, Opening op) {
@@ -124,7 +109,7 @@ bool EcoTable::visit(Walk& walk, const Position& now) const {
     if (walk.count == walk.held.size()) opening(walk);  // a long line (another ECO file): the held keys first
     walk.held[walk.count++] = key;
   } else if (!may_reach(now)) {
-    walk.done = true;  // a pawn has left home, or a man been taken, that every named position still has
+    walk.done = true;  // a pawn has left home that every named position still has there
   }
   walk.done |= ++walk.ply > max_ply_;  // no named line is longer: later positions need no look-up
   return !walk.done;

@@ -75,19 +75,9 @@ class EcoTable {
   // no pawn ever comes back to one, so no position with a pawn at home that `now` lacks
   // can follow `now`.
   static unsigned home_pawns(const Position& now);
-  // Each side's men (pieces and pawns): a capture takes one, a promotion none, so no
-  // position with more men than `now` can follow `now`.
-  struct Men {
-    std::uint8_t white = 0, black = 0;
-  };
-  static Men men(const Position& now);
-  // Whether some named position may still follow `now`, by its pawns at home and its men.
+  // Whether some named position may still follow `now`, by its pawns at home.
   [[nodiscard]] bool may_reach(const Position& now) const;
-  struct Named {
-    unsigned home = 0;
-    Men men;
-  };
-  void fill_reachable(const std::vector<Named>& named);
+  void fill_reachable(const std::vector<unsigned>& named_home_pawns);
   // Names the key's position `op`, unless a line before named it.
   void add(Key key, Opening op);
   void grow();
@@ -103,10 +93,8 @@ class EcoTable {
   std::vector<Opening> openings_;
   std::size_t count_ = 0;
   std::vector<std::uint64_t> might_name_ = std::vector<std::uint64_t>(MightWords);  // bit_of of every key
-  // For each set m of home pawns, the fewest men of each side in a named position whose
-  // home pawns are a subset of m (may_reach); None for both when there is no such position.
-  static constexpr std::uint8_t None = 0xff;
-  std::vector<Men> fewest_ = std::vector<Men>(std::size_t{1} << 16, Men{None, None});
+  // Bit m: some named position's home pawns are a subset of m (may_reach).
+  std::vector<std::uint64_t> reachable_ = std::vector<std::uint64_t>((1u << 16) / 64);
   std::size_t max_ply_ = 0;  // no named line is longer: later positions need no look-up
 };
 
