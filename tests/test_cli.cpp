@@ -377,4 +377,27 @@ TEST_CASE("check: hostile inputs end with a message, exit 1 or 2, bounded memory
   fs::remove_all(dir);
 }
 
+#ifdef QIPU_SANITIZED
+TEST_CASE("the program's commands leak nothing (LeakSanitizer)", "[cli]") {
+  // tests/main.cpp turns the scan off for the programs the other tests launch.
+  fs::path dir = temp_dir("leaks");
+  const std::string db = (dir / "leaks.db").string(), bare = (dir / "bare.db").string();
+  const std::string games = std::string(QIPU_SOURCE_DIR) + "/data/classics.pgn " + QIPU_SOURCE_DIR + "/data/chinese.pgn";
+  const std::vector<std::string> commands = {
+      "check " + games, "convert --to zh " + games, "filter --add-eco --dedup " + games, "eco " + games,
+      "import --db " + db + " " + games, "import --db " + bare + " --no-position-index " + games,
+      "search --db " + db + " --player Morphy", "search --db " + bare + " --moves 'e4 e5' --count",
+      "explore --db " + db + " --moves e4", "show --db " + db + " 1", "export --db " + db + " --to zh",
+      "stats --db " + db, "players --db " + db, "rating --db " + db, "rejects --db " + db,
+      "perft startpos 3"};
+  for (const auto& command : commands) {
+    INFO(command);
+    Run r = shell("ASAN_OPTIONS=\"$ASAN_OPTIONS:detect_leaks=1\" " + hang_guard + "\"" QIPU_BINARY "\" " + command);
+    CHECK(!contains(r.err, "LeakSanitizer"));
+    CHECK(r.code == 0);
+  }
+  fs::remove_all(dir);
+}
+#endif
+
 }  // namespace test_cli

@@ -5,10 +5,9 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-namespace qipu::cli {
+#include "cli/version.hpp"
 
-// "qipu 0.1.0 (git 1a2b3c4-dirty)": written at build time (cmake/version.cmake).
-extern const char* const version_text;
+namespace qipu::cli {
 
 // Adds `--version` and the `help [COMMAND]` command.
 void setup_help(CLI::App& app);
