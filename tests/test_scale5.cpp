@@ -4,37 +4,21 @@
 // import ends, however it ends. The four classic games: well under a second.
 #include <catch2/catch.hpp>
 
-#include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "cli_util.hpp"
+#include "import_util.hpp"
 #include "qipu/db/store.hpp"
-#include "replay_util.hpp"
 
 // One namespace a file: the test files compile several to a unit (CMakeLists.txt).
 namespace test_scale5 {
 
 using namespace qipu;
-namespace fs = std::filesystem;
+using import_test::classics;
+using import_test::number;
 
 namespace {
-
-fs::path temp_db(const std::string& name) {
-  fs::path p = cli_test::temp_dir("scale5") / (name + ".db");
-  for (auto ext : {"", "-wal", "-shm"}) fs::remove(p.string() + ext);
-  return p;
-}
-
-std::int64_t number(db::Connection& c, const std::string& sql) {
-  auto st = c.prepare(sql);
-  REQUIRE(st.step());
-  return st.int64(0);
-}
-
-std::vector<game::GameRecord> classics() {
-  return replayed_games({{std::string(QIPU_TEST_DATA) + "/../../data/classics.pgn", std::nullopt}});
-}
 
 db::ImportOptions copies_allowed(std::size_t batch) {
   db::ImportOptions o;
@@ -49,19 +33,22 @@ void add_all(db::Importer& imp, const std::vector<game::GameRecord>& games) {
 
 constexpr const char* Cache = "PRAGMA cache_size";
 
+// A new database holding `games`, its player indexes made at the end of that first import,
+// and the connection's cache set to 1,234 KiB.
+std::unique_ptr<db::Connection> stored(const std::vector<game::GameRecord>& games) {
+  auto c = db::open_database(import_test::temp_db("scale5", "cache").string(), db::Connection::Mode::ReadWrite);
+  db::Importer first(*c, copies_allowed(20000));
+  add_all(first, games);
+  first.finish();
+  c->exec("PRAGMA cache_size = -1234");
+  return c;
+}
+
 }  // namespace
 
 TEST_CASE("an import that keeps the player indexes caches more, and gives the cache back", "[scale5]") {
   auto games = classics();
-  REQUIRE(games.size() == 4);
-  fs::path path = temp_db("cache");
-  auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
-  {
-    db::Importer first(*c, copies_allowed(20000));  // into an empty database: indexes dropped
-    add_all(first, games);
-    first.finish();
-  }
-  c->exec("PRAGMA cache_size = -1234");
+  auto c = stored(games);
   SECTION("finished") {
     db::Importer imp(*c, copies_allowed(2));
     CHECK(number(*c, Cache) < -1234);  // KiB are negative: more than 1,234 KiB
