@@ -8,34 +8,20 @@
 #include <string>
 #include <vector>
 
-#include "cli_util.hpp"
+#include "import_util.hpp"
 #include "qipu/db/store.hpp"
-#include "replay_util.hpp"
 
 // One namespace a file: the test files compile several to a unit (CMakeLists.txt).
 namespace test_scale4 {
 
 using namespace qipu;
 namespace fs = std::filesystem;
+using import_test::classics;
+using import_test::number;
 
 namespace {
 
-// A new database file in this process's temporary folder.
-fs::path temp_db(const std::string& name) {
-  fs::path p = cli_test::temp_dir("scale4") / (name + ".db");
-  for (auto ext : {"", "-wal", "-shm"}) fs::remove(p.string() + ext);
-  return p;
-}
-
-std::int64_t number(db::Connection& c, const std::string& sql) {
-  auto st = c.prepare(sql);
-  REQUIRE(st.step());
-  return st.int64(0);
-}
-
-std::vector<game::GameRecord> classics() {
-  return replayed_games({{std::string(QIPU_TEST_DATA) + "/../../data/classics.pgn", std::nullopt}});
-}
+fs::path temp_db(const std::string& name) { return import_test::temp_db("scale4", name); }
 
 // Adds the games `times` times over (duplicates allowed), committing every `batch`.
 void import_copies(db::Connection& c, const std::vector<game::GameRecord>& games, int times, std::size_t batch) {

@@ -566,9 +566,12 @@ Importer::Importer(Connection& db, ImportOptions options) : db_(db), opt_(option
   load_names(materials_, "SELECT id, name FROM material");
   load_names(openings_, "SELECT id, name || char(31) || variation FROM opening");
   existing_ = max_game_id(db_);
+  cache_before_ = pragma_int(db_, "cache_size");
   if (existing_ == 0) {
     drop_game_indexes();
     choose_aggregate();
+  } else {
+    cache_game_indexes();
   }
   aggregate_ = has_aggregate(db_);
   if (wal_file(db_)) {
@@ -584,6 +587,7 @@ Importer::~Importer() {
   tx_.reset();       // rolls back the unfinished batch
   checkpointer_.reset();
   try {
+    restore_cache();
     db_.exec("PRAGMA foreign_keys = ON");
     db_.exec("PRAGMA wal_autocheckpoint = 1000");  // SQLite's default, for the connection's next user
   } catch (...) {                                  // nothing more to do in a destructor
@@ -730,7 +734,22 @@ void Importer::drop_game_indexes() {
   while (st.step()) names.emplace_back(st.text(0));
   for (const auto& n : names) db_.exec("DROP INDEX \"" + n + "\"");  // names from the schema, not from input
   remake_indexes_ = !names.empty();
+  restore_cache();
 }
+
+// While game_white and game_black take a batch's inserts, SQLite's page cache holds both
+// whole (about 11 bytes a game each) with room for the batch's other pages: the entries of
+// a batch land on nearly every page of both, and in the default 2 MB cache each insert read
+// a page back and spilled another to the WAL. At 1 M games, 100,000 imported: 55 % fewer
+// read calls, 31 % fewer write calls, 5 % less CPU (bench_import.md, 2026-12-02, scale5).
+// Up to 256 MB, about 10 M games; past that the part that fits still saves some.
+void Importer::cache_game_indexes() {
+  constexpr std::int64_t BytesPerGame = 24, RoomKiB = 8 * 1024, MostKiB = 256 * 1024;
+  std::int64_t kib = std::min(MostKiB, existing_ * BytesPerGame / 1024 + RoomKiB);
+  db_.exec("PRAGMA cache_size = -" + std::to_string(kib));
+}
+
+void Importer::restore_cache() { db_.exec("PRAGMA cache_size = " + std::to_string(cache_before_)); }
 
 void Importer::begin() { tx_ = std::make_unique<Transaction>(db_); }
 
@@ -890,6 +909,7 @@ void Importer::finish() {
   explore_.flush(db_);
   tx_->commit();
   tx_.reset();
+  restore_cache();
   checkpointer_.reset();  // its last checkpoint done; the one below copies the rest
   db_.exec("PRAGMA wal_autocheckpoint = 1000");
   db_.exec("PRAGMA foreign_keys = ON");

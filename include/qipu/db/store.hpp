@@ -164,6 +164,8 @@ class Importer {
   void keep_hash(std::int64_t id, std::uint64_t hash);
   void flush_hashes();
   void drop_game_indexes();
+  void cache_game_indexes();
+  void restore_cache();
   void choose_aggregate();
   std::int64_t intern(NameIds& cache, Statement& insert, std::string_view name);
   std::int64_t intern_opening(const std::string& name, const std::string& variation);
@@ -179,6 +181,7 @@ class Importer {
   std::size_t in_batch_ = 0;
   bool remake_indexes_ = false;
   std::int64_t existing_ = 0;  // the largest game id when the import started
+  std::int64_t cache_before_ = 0;  // the connection's cache_size, given back at the end
   bool aggregate_ = true;      // keeps_aggregate()
   HashSet64 hashes_;
   struct {

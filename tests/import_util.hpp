@@ -1,0 +1,34 @@
+// Small databases for the import tests (test_scale4, test_scale5): a fresh file, one number
+// from SQL, and the four classic games.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cli_util.hpp"
+#include "qipu/db/store.hpp"
+#include "replay_util.hpp"
+
+namespace import_test {
+
+// A new database file `name` in this process's temporary folder `dir`.
+inline std::filesystem::path temp_db(const std::string& dir, const std::string& name) {
+  std::filesystem::path p = cli_test::temp_dir(dir) / (name + ".db");
+  for (auto ext : {"", "-wal", "-shm"}) std::filesystem::remove(p.string() + ext);
+  return p;
+}
+
+inline std::int64_t number(qipu::db::Connection& c, const std::string& sql) {
+  auto st = c.prepare(sql);
+  REQUIRE(st.step());
+  return st.int64(0);
+}
+
+inline std::vector<qipu::game::GameRecord> classics() {
+  return replayed_games({{std::string(QIPU_TEST_DATA) + "/../../data/classics.pgn", std::nullopt}});
+}
+
+}  // namespace import_test
