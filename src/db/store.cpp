@@ -742,11 +742,11 @@ void Importer::drop_game_indexes() {
 // a batch land on nearly every page of both, and in the default 2 MB cache each insert read
 // a page back and spilled another to the WAL. At 1 M games, 100,000 imported: 55 % fewer
 // read calls, 31 % fewer write calls, 5 % less CPU (bench_import.md, 2026-12-02, scale5).
-// Up to 64 MB, both whole to about 2.5 M games: the cache fills with whatever pages the
-// import touches, and #17 allows 500 MB of RSS at 10 M games (the last 10 M run peaked at
-// 469 MB), so not the 256 MB both would need there; past that the part that fits saves some.
+// Up to 32 MB, both whole to about 1 M games, where the gain was measured: the cache fills
+// with whatever pages the import touches, and #17 allows 500 MB of RSS at 10 M games (the
+// 10 M run of a4ab9e5, with 64 MB, peaked at 591 MB); past that the part that fits saves some.
 void Importer::cache_game_indexes() {
-  constexpr std::int64_t BytesPerGame = 24, RoomKiB = 8 * 1024, MostKiB = 64 * 1024;
+  constexpr std::int64_t BytesPerGame = 24, RoomKiB = 8 * 1024, MostKiB = 32 * 1024;
   std::int64_t kib = std::min(MostKiB, existing_ * BytesPerGame / 1024 + RoomKiB);
   db_.exec("PRAGMA cache_size = -" + std::to_string(kib));
 }
