@@ -29,7 +29,7 @@ struct ImportCmdOptions {
   std::string db;
   bool allow_duplicates = false;
   bool no_index = false;
-  std::size_t batch = 20000;
+  std::size_t batch = 0;  // the importer's choice
   std::string eco_file = db::DefaultEcoFile;
   std::string lang;  // of the summary
 };
@@ -245,7 +245,8 @@ void setup_import(CLI::App& app) {
   cmd->add_flag("--allow-duplicates", o->allow_duplicates,
                 "Store games even when the same game (roster tags and moves) is already there");
   cmd->add_option("--batch", o->batch,
-                  "Games per transaction: a killed import keeps every finished batch (default 20000)")
+                  "Games per transaction: a killed import keeps every finished batch (default 20000, or a fiftieth of "
+                  "the games already in the database when more, up to 200000)")
       ->check(CLI::Range(1, 10000000));
   cmd->add_option("--eco-file", o->eco_file,
                   "ECO lines for classifying games by position (default: " + std::string(db::DefaultEcoFile) +

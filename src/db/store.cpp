@@ -529,10 +529,26 @@ bool wal_file(Connection& db) {
          std::filesystem::exists(db.path());
 }
 
-// Every this many batches the importer waits for the checkpoint of the last one before
-// it goes on: SQLite starts the WAL again from its beginning only when a transaction
-// begins with every page copied, so that without these pauses it would grow for ever.
-constexpr std::size_t RestartWalEvery = 8;
+// Every this many batches, or games, the importer waits for the checkpoint of the last
+// batch before it goes on: SQLite starts the WAL again from its beginning only when a
+// transaction begins with every page copied, so that without these pauses it would grow
+// for ever.
+constexpr std::size_t RestartWalEvery = 8, RestartWalGames = 160000;
+
+// Games whose position index entries, aggregate and merges wait in memory: within a
+// larger transaction they are written every this many (about 27 MB of entries).
+constexpr std::size_t FlushGames = 20000;
+
+// Games per transaction when the caller leaves it to the importer. Each commit writes
+// every page of game_white and game_black that its games touched, about one a player met
+// once those indexes outgrow the player count, so that into a large database the cost a
+// game falls with the transaction's size: 1 M games into 6 M without the position index
+// wrote 1.5 GB instead of 2.8 in transactions of 100,000 (bench_import.md, 2026-12-02).
+// A fiftieth of the database keeps that share the same at every size.
+std::size_t batch_for(std::int64_t existing) {
+  constexpr std::int64_t Least = 20000, Most = 200000;
+  return std::size_t(std::clamp(existing / 50, Least, Most));
+}
 
 // Moves the pages in use at the end of the file into the free ones and shortens the file,
 // in the commit of a switch to full auto-vacuum, then switches back to incremental (the
@@ -566,7 +582,15 @@ Importer::Importer(Connection& db, ImportOptions options) : db_(db), opt_(option
   load_names(materials_, "SELECT id, name FROM material");
   load_names(openings_, "SELECT id, name || char(31) || variation FROM opening");
   existing_ = max_game_id(db_);
+  batch_ = opt_.batch_games ? opt_.batch_games : batch_for(existing_);
   cache_before_ = pragma_int(db_, "cache_size");
+  secure_delete_before_ = pragma_int(db_, "secure_delete");
+  // Debian's SQLite zeroes every page a delete frees and writes it through the WAL into
+  // the file; the importer deletes only what merges replace (runs of the position index
+  // and the aggregate, made from games that stay), so FAST zeroes deleted entries only in
+  // pages written anyway: a 1 M-game step into 6 M wrote 7.5 GB instead of 9.9, and its
+  // wall time fell 12-20 % (bench_import.md, 2026-12-02, secure_delete).
+  db_.exec("PRAGMA secure_delete = FAST");
   if (existing_ == 0) {
     drop_game_indexes();
     choose_aggregate();
@@ -582,21 +606,33 @@ Importer::Importer(Connection& db, ImportOptions options) : db_(db), opt_(option
   if (!opt_.allow_duplicates && existing_ != 0) load_hashes();
 }
 
+// Gives the connection back as the importer found it (for its next user: serve's uploads
+// keep theirs).
+void Importer::restore_connection() {
+  restore_cache();
+  db_.exec("PRAGMA secure_delete = " + std::to_string(secure_delete_before_));
+  db_.exec("PRAGMA foreign_keys = ON");
+  db_.exec("PRAGMA wal_autocheckpoint = 1000");  // SQLite's default
+}
+
 Importer::~Importer() {
   if (!tx_) return;  // finished
   tx_.reset();       // rolls back the unfinished batch
   checkpointer_.reset();
   try {
-    restore_cache();
-    db_.exec("PRAGMA foreign_keys = ON");
-    db_.exec("PRAGMA wal_autocheckpoint = 1000");  // SQLite's default, for the connection's next user
+    restore_connection();
   } catch (...) {                                  // nothing more to do in a destructor
   }
 }
 
+// At most three quarters full: with linear probing a look-up still reads one or two cache
+// lines, and ten million hashes take 128 MB, where half full took 256 (the 9 M step of the
+// 10 M benchmark peaked at 557 MB, growing the set from 128 to 256 MB mid-import).
+bool HashSet64::full_with(std::size_t n, std::size_t slots) { return 4 * n > 3 * slots; }
+
 void HashSet64::reserve(std::size_t n) {
   std::size_t slots = 16;
-  while (slots < 2 * n) slots *= 2;
+  while (full_with(n, slots)) slots *= 2;
   if (slots > slots_.size()) grow(slots);
 }
 
@@ -610,7 +646,7 @@ void HashSet64::grow(std::size_t slots) {
 
 bool HashSet64::insert(std::uint64_t h) {
   if (h == 0) return !std::exchange(has_zero_, true);
-  if (2 * (size_ + 1) > slots_.size()) grow(std::max<std::size_t>(16, 2 * slots_.size()));
+  if (full_with(size_ + 1, slots_.size())) grow(std::max<std::size_t>(16, 2 * slots_.size()));
   std::size_t mask = slots_.size() - 1;
   // FNV-1a's low bits depend on the input's low bits only: mixed first (Murmur3's finaliser).
   std::uint64_t m = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
@@ -662,7 +698,8 @@ std::vector<IdRange> uncovered(std::vector<IdRange> covered, std::int64_t last) 
 }  // namespace
 
 void Importer::load_hashes() {
-  hashes_.reserve(std::size_t(existing_));
+  // Room for the games coming too: growing holds the old array and the new one at once.
+  hashes_.reserve(std::size_t(existing_ + opt_.expected_games));
   std::vector<IdRange> covered;
   auto rows = db_.prepare("SELECT first_game, last_game, hashes FROM game_hash");
   while (rows.step()) {
@@ -848,7 +885,7 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
   else
     unindexed_ = {unindexed_.first ? unindexed_.first : id, id};  // one import's ids follow each other
   ++stats_.imported;
-  if (++in_batch_ >= opt_.batch_games) commit_batch();
+  next_game();
 }
 
 void Importer::reject(const std::string& source, const game::GameRecord& rec, const std::string& errors) {
@@ -862,7 +899,14 @@ void Importer::reject(const std::string& source, const game::GameRecord& rec, co
     s.add_reject.bind(8, std::string_view(rec.encoding));
   s.add_reject.run();
   ++stats_.rejected;
-  if (++in_batch_ >= opt_.batch_games) commit_batch();
+  next_game();
+}
+
+void Importer::next_game() {
+  if (++in_batch_ >= batch_)
+    commit_batch();
+  else if (in_batch_ % FlushGames == 0)
+    flush();
 }
 
 bool reject_encoding_column(Connection& db) {
@@ -877,11 +921,16 @@ void Importer::flush_index() {
   unindexed_ = {};
 }
 
-void Importer::commit_batch() {
+// What waits in memory for the transaction, written into it.
+void Importer::flush() {
   flush_index();
-  flush_hashes();
   if (opt_.position_index) merge_position_index(db_);
   explore_.flush(db_);
+}
+
+void Importer::commit_batch() {
+  flush();
+  flush_hashes();
   // A batch's entries in game_white and game_black land all over those indexes, and once
   // they are larger than SQLite's page cache each insert reads a page and writes it back;
   // an import that adds a quarter as many games as the database held has them made again
@@ -893,10 +942,14 @@ void Importer::commit_batch() {
   std::int64_t coming = std::max(std::int64_t(stats_.imported), opt_.expected_games);
   if (!remake_indexes_ && coming > std::max<std::int64_t>(opt_.defer_indexes_after, existing_ / 4)) drop_game_indexes();
   tx_->commit();
+  since_wait_.games += in_batch_;
   in_batch_ = 0;
   if (checkpointer_) {
     checkpointer_->request();
-    if (++commits_ % RestartWalEvery == 0) checkpointer_->wait();
+    if (++since_wait_.commits == RestartWalEvery || since_wait_.games >= RestartWalGames) {
+      checkpointer_->wait();
+      since_wait_ = {};
+    }
   }
   begin();
 }
@@ -911,10 +964,8 @@ void Importer::finish() {
   explore_.flush(db_);
   tx_->commit();
   tx_.reset();
-  restore_cache();
   checkpointer_.reset();  // its last checkpoint done; the one below copies the rest
-  db_.exec("PRAGMA wal_autocheckpoint = 1000");
-  db_.exec("PRAGMA foreign_keys = ON");
+  restore_connection();
   if (remake_indexes_) db_.exec(game_index_sql());
   // Merged-away pages are reused by the next batches and imports; only when they are a
   // large part of the file are they given back to the disk.

@@ -92,8 +92,8 @@ struct RosterRow;
 struct RosterTags;
 
 // A set of 64-bit hashes in one array (open addressing, linear probing): 8 bytes a hash at
-// most half full, where std::unordered_set takes about 40, so that the duplicate check of a
-// ten-million-game database fits in 160 MB. Hash 0 is kept aside.
+// most three quarters full, where std::unordered_set takes about 40, so that the duplicate
+// check of a ten-million-game database fits in 128 MB. Hash 0 is kept aside.
 class HashSet64 {
  public:
   // Room for n hashes without growing.
@@ -101,8 +101,11 @@ class HashSet64 {
   // True when h was not there (and is now).
   bool insert(std::uint64_t h);
   [[nodiscard]] std::size_t size() const { return size_ + has_zero_; }
+  // Bytes of its array.
+  [[nodiscard]] std::size_t bytes() const { return slots_.size() * sizeof(std::uint64_t); }
 
  private:
+  static bool full_with(std::size_t n, std::size_t slots);
   void grow(std::size_t slots);
   std::vector<std::uint64_t> slots_;
   std::size_t size_ = 0;
@@ -112,7 +115,9 @@ class HashSet64 {
 struct ImportOptions {
   bool allow_duplicates = false;
   bool position_index = true;
-  std::size_t batch_games = 20000;  // games per transaction
+  // Games per transaction (a killed import keeps every finished one); 0: 20,000, or a
+  // fiftieth of the games the database holds when that is more, up to 200,000.
+  std::size_t batch_games = 0;
   // An import that has added more than this many games, and more than a quarter as many
   // as the database held, drops game_white and game_black and makes them again at its end.
   std::int64_t defer_indexes_after = 100000;
@@ -166,11 +171,14 @@ class Importer {
   void drop_game_indexes();
   void cache_game_indexes();
   void restore_cache();
+  void restore_connection();
   void choose_aggregate();
   std::int64_t intern(NameIds& cache, Statement& insert, std::string_view name);
   std::int64_t intern_opening(const std::string& name, const std::string& variation);
   RosterRow roster_row(const game::GameRecord& rec, const RosterTags& roster);
   void flush_index();
+  void flush();
+  void next_game();
   void commit_batch();
   void begin();
 
@@ -178,10 +186,12 @@ class Importer {
   ImportOptions opt_;
   ImportStats stats_;
   std::unique_ptr<Transaction> tx_;
+  std::size_t batch_ = 0;     // games per transaction
   std::size_t in_batch_ = 0;
   bool remake_indexes_ = false;
   std::int64_t existing_ = 0;  // the largest game id when the import started
   std::int64_t cache_before_ = 0;  // the connection's cache_size, given back at the end
+  std::int64_t secure_delete_before_ = 0;  // and its secure_delete
   bool aggregate_ = true;      // keeps_aggregate()
   HashSet64 hashes_;
   struct {
@@ -193,7 +203,9 @@ class Importer {
   std::unique_ptr<Statements> st_;
   class Checkpointer;  // copies the WAL into the file on a thread of its own (store.cpp)
   std::unique_ptr<Checkpointer> checkpointer_;
-  std::size_t commits_ = 0;
+  struct {
+    std::size_t commits = 0, games = 0;
+  } since_wait_;  // since the importer last waited for the checkpointer
   PositionIndexWriter index_;
   ExploreWriter explore_;
   struct {
