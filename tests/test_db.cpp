@@ -33,7 +33,7 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path temp_db(const std::string& name) {
-  fs::path p = fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-" + name + ".db");
+  fs::path p = cli_test::temp_dir("db") / (name + ".db");
   for (auto ext : {"", "-wal", "-shm"}) fs::remove(p.string() + ext);
   return p;
 }
@@ -84,7 +84,7 @@ std::int64_t count_rows(db::Connection& c, const std::string& sql) {
 // The pgnmentor files of these players in a temporary file.
 fs::path pgnmentor_players(const std::string& tag, std::initializer_list<const char*> names) {
   return cli_test::write_pgnmentor(
-      fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-" + tag + ".pgn"), names);
+      cli_test::temp_dir("db") / (tag + ".pgn"), names);
 }
 
 }  // namespace
@@ -349,7 +349,7 @@ TEST_CASE(
   pgn += "[WhiteElo \"\"]\n[WhiteElo \"\"]\n\n1. g3 *\n\n";
   // An Elo with a leading zero would not come back as written from a number: a tag row.
   pgn += "[WhiteElo \"0100\"]\n[BlackElo \"0\"]\n\n1. b3 *\n\n";
-  fs::path file = fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-dates.pgn");
+  fs::path file = cli_test::temp_dir("db") / "dates.pgn";
   std::ofstream(file) << pgn;
   auto games = read_games({file.string()});
   REQUIRE(games.size() == dates.size() + 5);
@@ -429,7 +429,7 @@ TEST_CASE("db import leaves every reference whole and foreign keys on, finished 
 }
 
 TEST_CASE("db import skips duplicates and keeps rejects whole", "[db]") {
-  fs::path pgn = fs::temp_directory_path() / ("qipu-test-" + std::to_string(getpid()) + "-rej.pgn");
+  fs::path pgn = cli_test::temp_dir("db") / "rej.pgn";
   std::string bad = "[Event \"bad\"]\n[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 *\n\n";
   {
     std::ofstream f(pgn);

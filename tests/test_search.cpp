@@ -38,7 +38,7 @@ using Ids = std::set<std::int64_t>;
 const std::string Fixture = std::string(QIPU_TEST_DATA) + "/search/fixture.pgn";
 
 fs::path temp_db(const std::string& name) {
-  fs::path p = fs::temp_directory_path() / ("qipu-search-" + std::to_string(getpid()) + "-" + name + ".db");
+  fs::path p = cli_test::temp_dir("search") / (name + ".db");
   for (auto ext : {"", "-wal", "-shm"}) fs::remove(p.string() + ext);
   return p;
 }
