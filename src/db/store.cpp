@@ -589,7 +589,7 @@ Importer::Importer(Connection& db, ImportOptions options) : db_(db), opt_(option
   // the file; the importer deletes only what merges replace (runs of the position index
   // and the aggregate, made from games that stay), so FAST zeroes deleted entries only in
   // pages written anyway: a 1 M-game step into 6 M wrote 7.5 GB instead of 9.9, and its
-  // wall time fell 12-20 % (bench_import.md, 2026-12-02, secure_delete).
+  // wall time fell 10-20 % (bench_import.md, 2026-12-02, secure_delete).
   db_.exec("PRAGMA secure_delete = FAST");
   if (existing_ == 0) {
     drop_game_indexes();
