@@ -17,16 +17,6 @@ void put_varint(std::string& out, std::uint64_t v) {
   out.append(buf, put_varint(buf, v));
 }
 
-bool get_varint(std::string_view& in, std::uint64_t& v) {
-  v = 0;
-  for (int shift = 0; shift < 64 && !in.empty(); shift += 7) {
-    auto b = static_cast<unsigned char>(in.front());
-    in.remove_prefix(1);
-    v |= std::uint64_t(b & 0x7F) << shift;
-    if (!(b & 0x80)) return true;
-  }
-  return false;
-}
 
 namespace {
 

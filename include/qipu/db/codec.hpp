@@ -79,6 +79,17 @@ inline char* put_varint(char* p, std::uint64_t v) {
   return p;
 }
 void put_varint(std::string& out, std::uint64_t v);
-bool get_varint(std::string_view& in, std::uint64_t& v);
+// Reads a varint from the front of `in`; false when it ends first. Inline: a merge of the
+// position index decodes three a entry, and the call was 14 % of a level-2 merge's time.
+inline bool get_varint(std::string_view& in, std::uint64_t& v) {
+  v = 0;
+  for (int shift = 0; shift < 64 && !in.empty(); shift += 7) {
+    auto b = static_cast<unsigned char>(in.front());
+    in.remove_prefix(1);
+    v |= std::uint64_t(b & 0x7F) << shift;
+    if (!(b & 0x80)) return true;
+  }
+  return false;
+}
 
 }  // namespace qipu::db
