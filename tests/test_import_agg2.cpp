@@ -140,7 +140,7 @@ TEST_CASE("chunks written from a sorted array are those written an entry at a ti
     tx.commit();
   }
   auto rows = chunk_rows(*one);
-  CHECK(rows.size() > 100);
+  CHECK(rows.size() > 50);  // many chunks, each part ending inside one
   CHECK(chunk_rows(*bulk) == rows);
   auto count = [](db::Connection& c) {
     auto st = c.prepare("SELECT entries FROM segment");

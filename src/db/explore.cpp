@@ -58,7 +58,7 @@ std::int64_t signed_key(std::uint64_t k) { return std::int64_t(k ^ (std::uint64_
 // mean Elos, last year, then the top games' count and each game's id and twice its Elo.
 struct AggCodec {
   using Entry = AggEntry;
-  static constexpr std::size_t ChunkEntries = 256;
+  static constexpr std::size_t ChunkEntries = 512;
   static std::int64_t sql_key(const Entry& e) { return signed_key(e.key); }
   static bool less(const Entry& a, const Entry& b) { return a.key != b.key ? a.key < b.key : a.move < b.move; }
   static bool combine(Entry& into, const Entry& e) {

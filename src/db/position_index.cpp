@@ -44,7 +44,7 @@ const E* encode_entries(const E* begin, const E* end, std::string& out, std::int
 
 struct IndexCodec {
   using Entry = PositionIndexWriter::Entry;
-  static constexpr std::size_t ChunkEntries = 512;
+  static constexpr std::size_t ChunkEntries = 1024;
   static std::int64_t sql_key(const Entry& e) { return std::int64_t(e.key); }
   static bool less(const Entry& a, const Entry& b) { return a < b; }
   static bool combine(Entry&, const Entry&) { return false; }

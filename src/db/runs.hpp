@@ -37,11 +37,14 @@
 
 namespace qipu::db::runs {
 
-// A chunk's bytes at most. Two rows of this size fill a 4,096-byte page of the posting
-// table (a row is the chunk and about 32 bytes); rows of a fixed number of entries were
-// about 1,850 bytes, so that many pages held one row and a quarter of the index's pages
-// were empty (bench_import.md, 2026-12-01).
-constexpr std::size_t ChunkBytes = 1984;
+// A chunk's bytes at most. A row of this size fills a 4,096-byte page of the posting table
+// alone (the chunk, at most 30 bytes of record, 13 of cell and 8 of page header) without
+// spilling to an overflow page, which begins past 4,061 bytes of record. Each row costs a
+// B-tree insert, read and delete in every merge: chunks of 1,984 bytes, two to a page, made
+// twice the rows, and the 1 M-game step into 6 M took 37.3 s on average with them, 33.9 with
+// these (bench_import.md, 2026-12-03). Rows of a fixed number of entries, about 1,850
+// bytes, had left a quarter of the pages empty (2026-12-01).
+constexpr std::size_t ChunkBytes = 4000;
 
 struct Tables {
   const char* segment;  // id, entries
@@ -250,7 +253,7 @@ class ParallelMerge {
   }
 
  private:
-  static constexpr std::size_t MaxQueued = 256;  // chunks given, not yet decoded: about 512 KB
+  static constexpr std::size_t MaxQueued = 256;  // chunks given, not yet decoded: about 1 MB
 
   // The current entry of run i, decoding its next chunk when needed; nullptr at its end.
   const Entry* current(RunBuffer<Codec>& r) {
