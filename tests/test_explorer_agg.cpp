@@ -208,6 +208,26 @@ TEST_CASE("import's duplicate hash set finds every hash it holds and no other", 
   CHECK_FALSE(set.insert(0));
 }
 
+TEST_CASE("import's duplicate hash set loads a row of hashes as one at a time", "[explorer]") {
+  std::vector<std::uint64_t> row;
+  std::uint64_t x = 0x2545f4914f6cdd1dULL;
+  for (int i = 0; i < 50000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    row.push_back(i % 5 == 0 ? x & 0xfff : x);  // repeats
+  }
+  row[100] = 0;
+  db::HashSet64 set;  // empty: grows many times inside the row, ahead of its fetches
+  set.insert(row.data(), row.data() + row.size());
+  std::set<std::uint64_t> truth(row.begin(), row.end());
+  CHECK(set.size() == truth.size());
+  for (auto h : truth) REQUIRE_FALSE(set.insert(h));  // each is there
+  x = 7;
+  for (int i = 0; i < 1000; ++i) {  // and no other
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    CHECK(set.insert(x | (std::uint64_t(1) << 63)) == truth.insert(x | (std::uint64_t(1) << 63)).second);
+  }
+}
+
 TEST_CASE("explorer aggregate equals the scan after an import killed with SIGKILL and run again", "[explorer][slow]") {
   using namespace cli_test;
   fs::path dir = temp_dir("explorer_agg");

@@ -100,12 +100,15 @@ class HashSet64 {
   void reserve(std::size_t n);
   // True when h was not there (and is now).
   bool insert(std::uint64_t h);
+  // Each of [begin, end), as one at a time but faster into a large set.
+  void insert(const std::uint64_t* begin, const std::uint64_t* end);
   [[nodiscard]] std::size_t size() const { return size_ + has_zero_; }
   // Bytes of its array.
   [[nodiscard]] std::size_t bytes() const { return slots_.size() * sizeof(std::uint64_t); }
 
  private:
   static bool full_with(std::size_t n, std::size_t slots);
+  [[nodiscard]] std::size_t home(std::uint64_t h) const;
   void grow(std::size_t slots);
   std::vector<std::uint64_t> slots_;
   std::size_t size_ = 0;
