@@ -7,22 +7,23 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
 corpus=$(mktemp --suffix=.pgn)
-trap 'rm -f "$corpus"' EXIT
+results=$(mktemp --suffix=.json)
+trap 'rm -f "$corpus" "$results"' EXIT
 cat "$here"/../shared/corpora/real/pgnmentor/*.pgn > "$corpus"
 pgn_extract=$(command -v pgn-extract || echo /usr/games/pgn-extract)  # Debian puts it in /usr/games
 bytes=$(stat -c %s "$corpus")
 games=$(grep -c '^\[Event ' "$corpus")
 echo "corpus: $bytes bytes, $games games"
-hyperfine -i --warmup 1 --runs 3 --export-json /tmp/qipu-bench.json \
+hyperfine -i --warmup 1 --runs 3 --export-json "$results" \
   -n "pgn-extract -s -o /dev/null" "$pgn_extract -s -o /dev/null $corpus" \
   -n "qipu check --jobs 1" "$build/qipu check --jobs 1 $corpus" \
   -n "qipu check --jobs 2" "$build/qipu check --jobs 2 $corpus" \
   -n "qipu convert --to zh --jobs 1" "$build/qipu convert --to zh --jobs 1 $corpus -o /dev/null" \
   -n "qipu convert --to zh --jobs 2" "$build/qipu convert --to zh --jobs 2 $corpus -o /dev/null" || true
-python3 - "$bytes" "$games" <<'PY'
+python3 - "$bytes" "$games" "$results" <<'PY'
 import json, sys
 bytes_, games = int(sys.argv[1]), int(sys.argv[2])
-res = json.load(open("/tmp/qipu-bench.json"))["results"]
+res = json.load(open(sys.argv[3]))["results"]
 # Wall time, and CPU time (user + system, all threads): --jobs 1 is one thread, so its
 # two agree; the ratios compare both with pgn-extract's.
 ext = next(r for r in res if r["command"].startswith("pgn-extract"))

@@ -53,7 +53,7 @@ def server(qipu):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser(tmp_path_factory):
     from selenium import webdriver
     options = webdriver.ChromeOptions()
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900",
@@ -61,7 +61,10 @@ def browser():
         options.add_argument(arg)
     options.binary_location = "/usr/bin/chromium"
     from selenium.webdriver.chrome.service import Service
-    service = Service(executable_path="/usr/bin/chromedriver")
+    # Chromium leaves an empty org.chromium.Chromium.* folder in TMPDIR each run: in pytest's
+    # temporary folder, which pytest prunes, rather than in /tmp for good.
+    env = dict(os.environ, TMPDIR=str(tmp_path_factory.mktemp("chromium")))
+    service = Service(executable_path="/usr/bin/chromedriver", env=env)
     driver = webdriver.Chrome(options=options, service=service)
     yield driver
     driver.quit()
