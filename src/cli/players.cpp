@@ -32,8 +32,10 @@ std::string range_text(int lo, int hi) {
 // One identity as a row of the table: its spellings last, each with its games.
 std::vector<std::string> identity_row(const db::PlayerIdentity& id) {
   std::string spellings;
-  for (std::size_t i = 0; i < id.spellings.size(); ++i)
-    spellings += (i ? "; " : "") + shown(id.spellings[i].name) + " (" + std::to_string(id.spellings[i].games) + ")";
+  for (std::size_t i = 0; i < id.spellings.size(); ++i) {
+    if (i) spellings += "; ";
+    spellings += shown(id.spellings[i].name) + " (" + std::to_string(id.spellings[i].games) + ")";
+  }
   return {shown(id.name),
           shown(id.fide_id),
           std::to_string(id.games),
