@@ -1,6 +1,7 @@
 #include "cli/common.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -197,20 +198,22 @@ extern "C" void remove_temp_files(int sig) {
   raise(sig);
 }
 
+void catch_interrupts() {
+  static bool handlers = false;
+  if (handlers) return;
+  handlers = true;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction old {};
+    sigaction(sig, nullptr, &old);
+    if (old.sa_handler == SIG_IGN) continue;  // nohup: stay deaf to it
+    struct sigaction sa {};
+    sa.sa_handler = remove_temp_files;
+    sigaction(sig, &sa, nullptr);
+  }
+}
+
 // The slot now holding `path`, or -1 (too long, or all taken: the file may then stay).
 int watch_temp_file(const std::string& path) {
-  static bool handlers = false;
-  if (!handlers) {
-    handlers = true;
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-      struct sigaction old {};
-      sigaction(sig, nullptr, &old);
-      if (old.sa_handler == SIG_IGN) continue;  // nohup: stay deaf to it
-      struct sigaction sa {};
-      sa.sa_handler = remove_temp_files;
-      sigaction(sig, &sa, nullptr);
-    }
-  }
   for (int i = 0; i < TempSlots; ++i)
     if (!g_temp_used[i] && path.size() < PATH_MAX) {
       std::memcpy(g_temp_paths[i], path.c_str(), path.size() + 1);
@@ -219,6 +222,27 @@ int watch_temp_file(const std::string& path) {
     }
   return -1;
 }
+
+// Holds SIGINT, SIGTERM and SIGHUP back from the calling thread while it lives: between
+// creating a temporary file and watching it, such a signal ended the program and left the
+// file (seen in the tests under load). Held, it comes when the file is watched; the
+// pipeline's workers never take these signals (game/pipeline.cpp), so that none comes to
+// another thread meanwhile (filter opens its split outputs while they run).
+class HeldInterrupts {
+ public:
+  HeldInterrupts() {
+    sigset_t held;
+    sigemptyset(&held);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&held, sig);
+    pthread_sigmask(SIG_BLOCK, &held, &before_);
+  }
+  ~HeldInterrupts() { pthread_sigmask(SIG_SETMASK, &before_, nullptr); }
+  HeldInterrupts(const HeldInterrupts&) = delete;
+  HeldInterrupts& operator=(const HeldInterrupts&) = delete;
+
+ private:
+  sigset_t before_;
+};
 
 }  // namespace
 
@@ -352,6 +376,8 @@ bool Output::open_file() {
   auto slash = real_.rfind('/');
   std::string dir = slash == std::string::npos ? "" : real_.substr(0, slash + 1);
   temp_ = dir + "." + real_.substr(slash == std::string::npos ? 0 : slash + 1) + ".qipu-XXXXXX";
+  catch_interrupts();
+  HeldInterrupts held;
   fd_ = mkostemp(temp_.data(), O_CLOEXEC);
   if (fd_ < 0) {
     temp_.clear();

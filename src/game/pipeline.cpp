@@ -1,6 +1,9 @@
 #include "qipu/game/pipeline.hpp"
 
+#include <pthread.h>
+
 #include <condition_variable>
+#include <csignal>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -93,6 +96,16 @@ unsigned worker_count(unsigned jobs) {
   return jobs;
 }
 
+// A worker leaves SIGINT, SIGTERM and SIGHUP to the threads of the program that runs the
+// pipeline, so that their handlers (qipu's removes unfinished output files) run where the
+// program expects them, never in a worker while it holds them back itself.
+void leave_interrupts_to_caller() {
+  sigset_t s;
+  sigemptyset(&s);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&s, sig);
+  pthread_sigmask(SIG_BLOCK, &s, nullptr);
+}
+
 // Reads inputs in order, hands batches to workers, delivers results in order; with one
 // job, does it all on the calling thread.
 class Runner {
@@ -103,7 +116,10 @@ class Runner {
   void run() {
     unsigned n = worker_count(opts_.jobs);
     if (n == 1) return run_alone();
-    for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this] { work(); });
+    for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this] {
+      leave_interrupts_to_caller();
+      work();
+    });
     try {
       for (std::size_t i = 0; i < inputs_.size(); ++i) read_input(i);
       close_queue();
