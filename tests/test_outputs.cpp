@@ -172,6 +172,7 @@ TEST_CASE("outputs: a signal while the temporary file is being set up leaves not
           q(keep) + " >/dev/null 2>&1 & s=$!; for i in $(seq 250); do grep -q fchmod " + q(log) +
           " 2>/dev/null && break; sleep 0.02; done; kill -" + signal + " $(sed -n 's/^\\([0-9]*\\) *fchmod.*/\\1/p' " +
           q(log) + " | head -n 1); wait $s");
+    REQUIRE(contains(slurp(log), "fchmod"));  // the signal came inside that moment
     CHECK(slurp(keep) == "keep me\n");
     CHECK(f.leftovers().empty());
   }

@@ -191,6 +191,8 @@ constexpr int TempSlots = 4;
 char g_temp_paths[TempSlots][PATH_MAX];
 std::atomic<bool> g_temp_used[TempSlots];
 
+constexpr int Interrupts[] = {SIGINT, SIGTERM, SIGHUP};
+
 extern "C" void remove_temp_files(int sig) {
   for (int i = 0; i < TempSlots; ++i)
     if (g_temp_used[i]) unlink(g_temp_paths[i]);
@@ -202,7 +204,7 @@ void catch_interrupts() {
   static bool handlers = false;
   if (handlers) return;
   handlers = true;
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+  for (int sig : Interrupts) {
     struct sigaction old {};
     sigaction(sig, nullptr, &old);
     if (old.sa_handler == SIG_IGN) continue;  // nohup: stay deaf to it
@@ -233,7 +235,7 @@ class HeldInterrupts {
   HeldInterrupts() {
     sigset_t held;
     sigemptyset(&held);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&held, sig);
+    for (int sig : Interrupts) sigaddset(&held, sig);
     pthread_sigmask(SIG_BLOCK, &held, &before_);
   }
   ~HeldInterrupts() { pthread_sigmask(SIG_SETMASK, &before_, nullptr); }

@@ -96,9 +96,10 @@ unsigned worker_count(unsigned jobs) {
   return jobs;
 }
 
-// A worker leaves SIGINT, SIGTERM and SIGHUP to the threads of the program that runs the
-// pipeline, so that their handlers (qipu's removes unfinished output files) run where the
-// program expects them, never in a worker while it holds them back itself.
+// Workers leave SIGINT, SIGTERM and SIGHUP to the program's own threads, where their
+// handlers expect them: qipu's remove unfinished output files, and hold these signals back
+// while they make one (src/cli/common.cpp), which a worker taking them would defeat. Fault
+// signals stay open, so that a crash in a worker is still reported.
 void leave_interrupts_to_caller() {
   sigset_t s;
   sigemptyset(&s);
