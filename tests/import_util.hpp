@@ -1,5 +1,5 @@
-// Small databases for the import tests (test_scale4, test_scale5): a fresh file, one number
-// from SQL, and the four classic games.
+// Small databases for the import tests (test_scale4, test_scale_merge, test_player_index):
+// a fresh file, one number from SQL, the four classic games and the world championships.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -29,6 +29,13 @@ inline std::int64_t number(qipu::db::Connection& c, const std::string& sql) {
 
 inline std::vector<qipu::game::GameRecord> classics() {
   return replayed_games({{std::string(QIPU_TEST_DATA) + "/../../data/classics.pgn", std::nullopt}});
+}
+
+// The world championship matches' games that replay (over a thousand).
+inline std::vector<qipu::game::GameRecord> world_championships() {
+  auto games = replayed_games({{std::string(QIPU_TEST_DATA) + "/../../data/world-championships.pgn", std::nullopt}});
+  std::erase_if(games, [](const qipu::game::GameRecord& g) { return !g.valid(); });
+  return games;
 }
 
 }  // namespace import_test

@@ -379,37 +379,6 @@ TEST_CASE(
   fs::remove(file);
 }
 
-TEST_CASE("db game indexes are made at the end of a bulk import and again on opening if one was killed", "[db]") {
-  auto games = read_games({std::string(QIPU_TEST_DATA) + "/../../data/classics.pgn"});
-  fs::path path = temp_db("indexes");
-  std::string count = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'game'";
-  {
-    auto conn = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
-    std::int64_t made = count_rows(*conn, count);
-    REQUIRE(made > 0);
-    {
-      db::Importer imp(*conn, {});
-      CHECK(count_rows(*conn, count) == 0);  // dropped while the empty table fills
-      for (const auto& g : games) imp.add("test", g, *db::encode_game(g));
-      // destroyed without finish(), as by a kill: the batch rolls back, indexes stay away
-    }
-    CHECK(count_rows(*conn, count) == 0);
-  }
-  auto conn = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
-  std::int64_t made = count_rows(*conn, count);
-  CHECK(made > 0);
-  import_games(*conn, games, {});
-  CHECK(count_rows(*conn, count) == made);
-  CHECK(count_rows(*conn, "SELECT count(*) FROM game") == std::int64_t(games.size()));
-  db::ImportOptions again;
-  again.allow_duplicates = true;
-  db::Importer imp(*conn, again);
-  CHECK(count_rows(*conn, count) == made);  // a table with games keeps its indexes while it grows
-  for (const auto& g : games) imp.add("test", g, *db::encode_game(g));
-  imp.finish();
-  CHECK(count_rows(*conn, "SELECT count(*) FROM game") == 2 * std::int64_t(games.size()));
-}
-
 TEST_CASE("db import leaves every reference whole and foreign keys on, finished or not", "[db]") {
   auto games = read_games({std::string(QIPU_TEST_DATA) + "/../../data/classics.pgn"});
   fs::path path = temp_db("references");

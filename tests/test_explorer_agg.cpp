@@ -161,7 +161,11 @@ TEST_CASE("explorer aggregate: a version 2 database is upgraded by opening it fo
   auto stored = store(path, games, 0, games.size()).imported;
   {
     auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
-    c->exec("DROP TABLE explore_posting; DROP TABLE explore_segment; PRAGMA user_version = 2");
+    // As version 2 was: no aggregate, and SQLite indexes where the player index is now.
+    c->exec(
+        "DROP TABLE explore_posting; DROP TABLE explore_segment; DROP TABLE player_posting;"
+        " DROP TABLE player_segment; CREATE INDEX game_white ON game(white); CREATE INDEX game_black ON game(black);"
+        " PRAGMA user_version = 2");
   }
   {
     auto c = db::open_database(path.string(), db::Connection::Mode::ReadOnly);  // read as it is: by the scan
@@ -170,6 +174,7 @@ TEST_CASE("explorer aggregate: a version 2 database is upgraded by opening it fo
   }
   auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
   CHECK(db::has_aggregate(*c));
+  CHECK(db::has_player_index(*c));  // and on to version 4
   check_against_scan(*c, aggregated_positions(games));
 }
 

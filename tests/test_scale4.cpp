@@ -1,6 +1,5 @@
 // Import at scale, round 4 (issue 17, bench/bench_import.md "2026-12-02: the importer's I/O
-// (branch scale4)"): free pages given back by a commit in full auto-vacuum mode, and the
-// importer's hint of how many games are coming, with the rule it serves (a quarter). The
+// (branch scale4)"): free pages given back by a commit in full auto-vacuum mode. The
 // four classic games, imported a few times over: well under a second.
 #include <catch2/catch.hpp>
 
@@ -33,8 +32,6 @@ void import_copies(db::Connection& c, const std::vector<game::GameRecord>& games
     for (const auto& g : games) imp.add("test", g, *db::encode_game(g));
   imp.finish();
 }
-
-constexpr const char* GameIndexes = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'game'";
 
 }  // namespace
 
@@ -77,38 +74,6 @@ TEST_CASE("a database left in full auto-vacuum mode is opened for writing in inc
   }
   auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
   CHECK(number(*c, "PRAGMA auto_vacuum") == 2);
-}
-
-TEST_CASE("the player indexes are dropped past a quarter of the database, at the first commit when told", "[scale4]") {
-  auto games = classics();
-  struct Case {
-    std::int64_t expected;  // ImportOptions::expected_games
-    int added;              // games added, in batches of 2, before the importer is dropped
-    bool dropped;
-  };
-  // 40 games stored, a quarter is 10. Told 100: dropped with the first batch. Not told: kept
-  // after 2 games, dropped once 12 have been committed (the rule was half, 20, before).
-  for (Case k : {Case{0, 3, false}, Case{100, 3, true}, Case{0, 13, true}}) {
-    INFO("expected_games " << k.expected << ", " << k.added << " games added");
-    fs::path path = temp_db("hint");
-    auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
-    import_copies(*c, games, 10, 20000);
-    std::int64_t made = number(*c, GameIndexes);
-    REQUIRE(made > 0);
-    {
-      db::ImportOptions o;
-      o.allow_duplicates = true;
-      o.batch_games = 2;
-      o.defer_indexes_after = 0;
-      o.expected_games = k.expected;
-      db::Importer imp(*c, o);
-      for (int i = 0; i < k.added; ++i)
-        imp.add("test", games[std::size_t(i % 4)], *db::encode_game(games[std::size_t(i % 4)]));
-      // destroyed without finish(), as by a kill: what its commits did stays
-    }
-    CHECK(number(*c, "SELECT count(*) FROM game") == 40 + k.added / 2 * 2);
-    CHECK(number(*c, GameIndexes) == (k.dropped ? 0 : made));
-  }
 }
 
 }  // namespace test_scale4

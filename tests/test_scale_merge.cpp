@@ -1,10 +1,11 @@
 // Import at scale (issue 17, bench/bench_import.md 2026-12-02): the merge of sorted runs on a
 // thread of its own (runs::ParallelMerge), the size policy's bounds, the WAL checkpointed by
-// another connection while an import runs, and when the player indexes are remade. Small
+// another connection while an import runs. Small
 // inputs and small batches, so that these run in seconds; no timings.
 #include <catch2/catch.hpp>
 
 #include "cli_util.hpp"
+#include "import_util.hpp"
 
 #include <map>
 #include <random>
@@ -195,70 +196,13 @@ TEST_CASE("the size policy keeps fewer than MergeFanout runs a level, however ma
 
 namespace {
 
-std::vector<game::GameRecord> sample_records() {
-  std::vector<game::GameRecord> games;
-  game::PipelineOptions o;
-  game::PipelineCallbacks cb;
-  cb.game = [&](const game::InputReport&, game::GameRecord& r) {
-    if (r.valid()) games.push_back(std::move(r));
-  };
-  game::run_pipeline({QIPU_SOURCE_DIR "/data/world-championships.pgn"}, o, cb);
-  return games;
-}
-
-std::int64_t count_of(db::Connection& c, const std::string& sql) {
-  auto st = c.prepare(sql);
-  REQUIRE(st.step());
-  return st.int64(0);
-}
-
-const char* const GameIndexes = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name LIKE 'game_white%'";
+using import_test::number;
 
 }  // namespace
 
-TEST_CASE("an import that adds a fifth of the database keeps the player indexes instead of remaking them",
-          "[scale_merge]") {
-  auto games = sample_records();
-  REQUIRE(games.size() > 1000);
-  fs::path path = temp_dir("scale_merge") / "indexes.db";
-  for (auto ext : {"", "-wal", "-shm"}) fs::remove(path.string() + ext);
-  auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
-  db::ImportOptions o;
-  o.batch_games = 50;
-  o.defer_indexes_after = 10;
-  {
-    db::Importer imp(*c, o);
-    for (std::size_t i = 0; i < 800; ++i) imp.add("test", games[i], *db::encode_game(games[i]));
-    imp.finish();
-  }
-  REQUIRE(count_of(*c, GameIndexes) > 0);
-  {
-    // 150 games into 800: less than a quarter, more than a tenth (where they were dropped
-    // before scale2).
-    db::Importer imp(*c, o);
-    for (std::size_t i = 800; i < 950; ++i) imp.add("test", games[i], *db::encode_game(games[i]));
-    CHECK(count_of(*c, GameIndexes) > 0);
-    imp.finish();
-  }
-  // 700 games into 950: more than a quarter, so they are dropped while the import runs and
-  // made again at its end, from sorted input.
-  o.allow_duplicates = true;
-  {
-    db::Importer imp(*c, o);
-    for (std::size_t i = 0; i < 700; ++i) imp.add("test", games[i], *db::encode_game(games[i]));
-    CHECK(count_of(*c, GameIndexes) == 0);
-    imp.finish();
-  }
-  CHECK(count_of(*c, GameIndexes) > 0);
-  CHECK(count_of(*c, "SELECT count(*) FROM game") == 1650);
-  // Player search through the remade index finds what a scan of the table finds.
-  CHECK(count_of(*c, "SELECT count(*) FROM game INDEXED BY game_white WHERE white = 1") ==
-        count_of(*c, "SELECT count(*) FROM game NOT INDEXED WHERE white = 1"));
-}
-
 TEST_CASE("the WAL stays bounded while an import commits many batches, and a killed one keeps its batches",
           "[scale_merge]") {
-  auto games = sample_records();
+  auto games = import_test::world_championships();
   fs::path path = temp_dir("scale_merge") / "wal.db";
   for (auto ext : {"", "-wal", "-shm"}) fs::remove(path.string() + ext);
   auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
@@ -276,7 +220,7 @@ TEST_CASE("the WAL stays bounded while an import commits many batches, and a kil
     // Destroyed without finish, as by a kill: the 50 committed batches stay, nothing else.
   }
   db::Connection other(path.string(), db::Connection::Mode::ReadOnly);
-  CHECK(count_of(other, "SELECT count(*) FROM game") == 1000);
+  CHECK(number(other, "SELECT count(*) FROM game") == 1000);
   CHECK(db::lookup_position(other, Position().key()).size() == 1000);
   // The WAL went back to its start while the import ran (every few batches): holding every
   // batch's pages it grew to about six times the database (10.7 MB against 1.7).
@@ -284,7 +228,7 @@ TEST_CASE("the WAL stays bounded while an import commits many batches, and a kil
   INFO("largest WAL " << largest_wal << " bytes, database " << file);
   CHECK(largest_wal < 2 * file);
   // The importer's connection checkpoints by itself again, as SQLite does by default.
-  CHECK(count_of(*c, "PRAGMA wal_autocheckpoint") == 1000);
+  CHECK(number(*c, "PRAGMA wal_autocheckpoint") == 1000);
 }
 
 }  // namespace test_scale_merge

@@ -185,11 +185,17 @@ bool contains(const std::string& hay, const std::string& needle) {
   return lower(hay).find(lower(needle)) != std::string::npos;
 }
 
+// One connection for the fixture: a query's player conditions live in its temporary tables.
+db::Connection& fixture_connection() {
+  static auto c = db::open_for_search(fixture_db());
+  return *c;
+}
+
 Ids query(const db::GameFilter& f) {
-  auto c = db::open_for_search(fixture_db());
+  db::Connection& c = fixture_connection();
   db::GameQuery q;
-  REQUIRE(db::add_conditions(f, q).ok());
-  auto st = c->prepare("SELECT g.id FROM game g WHERE " + q.where);
+  REQUIRE(db::add_conditions(c, f, q).ok());
+  auto st = c.prepare("SELECT g.id FROM game g WHERE " + q.where);
   int i = 1;
   for (const auto& p : q.params) std::visit([&](const auto& v) { st.bind(i++, v); }, p);
   Ids ids;
@@ -236,9 +242,8 @@ Key key_after(const std::string& moves) {
   return l->position.key();
 }
 
-Ids position_ids(const std::string& db_path, const db::PositionQuery& pq, const db::GameQuery& q = {}) {
-  auto c = db::open_for_search(db_path);
-  auto v = db::find_position(*c, pq, q);
+Ids position_ids(const db::PositionQuery& pq, const db::GameQuery& q = {}) {
+  auto v = db::find_position(fixture_connection(), pq, q);
   REQUIRE(std::is_sorted(v.begin(), v.end()));
   return Ids(v.begin(), v.end());
 }
@@ -337,7 +342,7 @@ TEST_CASE("search: result, ECO, event, site", "[search]") {
   f = {};
   f.result = "2-0";
   db::GameQuery q;
-  CHECK(!db::add_conditions(f, q).ok());
+  CHECK(!db::add_conditions(fixture_connection(), f, q).ok());
 
   if (!eco_file_present()) WARN("no " << db::DefaultEcoFile << ": games without an ECO tag stay unclassified");
   for (auto [spec, lo, hi] : std::vector<std::array<std::string, 3>>{{"C60-C99", "C60", "C99"},
@@ -356,7 +361,7 @@ TEST_CASE("search: result, ECO, event, site", "[search]") {
     db::GameFilter e;
     e.eco = bad;
     db::GameQuery eq;
-    CHECK(!db::add_conditions(e, eq).ok());
+    CHECK(!db::add_conditions(fixture_connection(), e, eq).ok());
   }
   f = {};
   f.event = "bcf";
@@ -399,7 +404,7 @@ TEST_CASE("search: partial dates", "[search]") {
   CHECK(query(f).count(8));
   f.date_from = "1990.13";
   db::GameQuery q;
-  CHECK(!db::add_conditions(f, q).ok());
+  CHECK(!db::add_conditions(fixture_connection(), f, q).ok());
 }
 
 TEST_CASE("search: Elo either or both, plies, termination, material", "[search]") {
@@ -471,9 +476,9 @@ TEST_CASE("search: positions and move orders on the fixture", "[search]") {
   db::PositionQuery pq;
   auto list = db::parse_move_list("1.e4 c5 2.Nf3 d6").value();
   pq.position = list.position;
-  CHECK(position_ids(fixture_db(), pq) == any);
+  CHECK(position_ids(pq) == any);
   pq.exact_moves = list.symbols;
-  CHECK(position_ids(fixture_db(), pq) == exact);
+  CHECK(position_ids(pq) == exact);
   // The same position by FEN, and the same moves in Chinese.
   auto fen = Position::from_fen("rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3");
   REQUIRE(fen);
@@ -484,7 +489,7 @@ TEST_CASE("search: positions and move orders on the fixture", "[search]") {
   // A set-up position is found by FEN.
   auto kr = Position::from_fen("8/8/8/4k3/8/2K5/8/7r b - - 1 60");
   REQUIRE(kr);
-  CHECK(position_ids(fixture_db(), db::PositionQuery{*kr, std::nullopt}) == Ids{135});
+  CHECK(position_ids(db::PositionQuery{*kr, std::nullopt}) == Ids{135});
   // Through the command.
   std::string d = " --db " + fixture_db() + " --format csv --limit 0";
   CHECK(csv_ids(run("search --moves '1.e4 c5 2.Nf3 d6'" + d)) == exact);
@@ -521,10 +526,10 @@ TEST_CASE("search: filters combine with AND", "[search]") {
   pf.white = "carlsen";
   pf.result = "1-0";
   db::GameQuery q;
-  REQUIRE(db::add_conditions(pf, q).ok());
+  REQUIRE(db::add_conditions(fixture_connection(), pf, q).ok());
   db::PositionQuery pq;
   pq.position = db::parse_move_list("1.e4 c5")->position;
-  CHECK(position_ids(fixture_db(), pq, q) == expect([&](const FixtureGame& g) {
+  CHECK(position_ids(pq, q) == expect([&](const FixtureGame& g) {
           return contains(g.tags.at("White"), "carlsen") && g.tags.at("Result") == "1-0" &&
                  std::find(g.keys.begin(), g.keys.end(), key) != g.keys.end();
         }));
@@ -591,9 +596,9 @@ TEST_CASE("search: explore, eco, stats on the fixture", "[search]") {
   f.min_elo = 2600;
   f.date_from = "2005";
   db::GameQuery q;
-  REQUIRE(db::add_conditions(f, q).ok());
+  REQUIRE(db::add_conditions(fixture_connection(), f, q).ok());
   auto filtered = db::explore(*c, pos, q);
-  CHECK(filtered.total.games == position_ids(fixture_db(), {pos, std::nullopt}, q).size());
+  CHECK(filtered.total.games == position_ids({pos, std::nullopt}, q).size());
   CHECK(filtered.total.games < ex.total.games);
   CHECK(filtered.total.games == expect([&](const FixtureGame& g) {
                                   return std::find(g.keys.begin(), g.keys.end(), key) != g.keys.end() &&

@@ -231,7 +231,7 @@ void explore(std::ostream& out, const ExploreOptions& o) {
   auto c = db::open_for_search(db::database_path(o.db));
   db::GameQuery q;
   const db::GameFilter& f = o.criteria.criteria;
-  if (auto r = db::add_conditions(f, q); !r) {
+  if (auto r = db::add_conditions(*c, f, q); !r) {
     std::cerr << "qipu explore: " << r.error() << "\n";
     return set_exit_code(2);
   }

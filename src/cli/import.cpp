@@ -141,11 +141,10 @@ bool is_sqlite_file(const std::string& input) {
   return f && f->head == Magic;
 }
 
-// About how many games the inputs hold, for the importer's choice about the player
-// indexes (db::ImportOptions::expected_games): plain PGN files by their size, at about
-// 700 bytes a game (pgnmentor's collections: 718; annotated games are longer, and are
-// then counted high). Compressed files and pipes are not counted: too low a figure only
-// leaves the choice to the games counted as they come.
+// About how many games the inputs hold, for the size of the importer's duplicate set
+// (db::ImportOptions::expected_games): plain PGN files by their size, at about 700 bytes a
+// game (pgnmentor's collections: 718; annotated games are longer, and are then counted
+// high). Compressed files and pipes are not counted: the set then grows as games come.
 std::int64_t expected_games(const std::vector<std::string>& inputs) {
   constexpr std::uint64_t BytesPerGame = 700;
   std::uint64_t bytes = 0;

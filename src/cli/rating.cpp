@@ -143,12 +143,12 @@ void print_table(std::ostream& out, const RatingOptions& o, const std::vector<db
 void rating(std::ostream& out, const RatingOptions& o) {
   std::vector<StartEntry> start;
   if (!o.start.empty() && !read_start(o.start, start)) return set_exit_code(2);
+  auto c = db::open_for_search(db::database_path(o.db));
   db::GameQuery q;
-  if (auto r = db::add_conditions(o.criteria.criteria, q); !r) {
+  if (auto r = db::add_conditions(*c, o.criteria.criteria, q); !r) {
     std::cerr << "qipu rating: " << r.error() << "\n";
     return set_exit_code(2);
   }
-  auto c = db::open_for_search(db::database_path(o.db));
   auto ids = db::load_identities(*c);
   bool club = o.system == "club";
   db::RatingTable table(club ? db::RatingSystem::Club : db::RatingSystem::Elo);

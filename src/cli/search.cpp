@@ -195,8 +195,8 @@ std::optional<db::PositionQuery> position_query(const game::Criteria& c) {
   return pq;
 }
 
-bool build_query(const SearchOptions& o, db::GameQuery& q) {
-  if (auto r = db::add_conditions(o.criteria.criteria, q); !r) {
+bool build_query(const SearchOptions& o, db::Connection& c, db::GameQuery& q) {
+  if (auto r = db::add_conditions(c, o.criteria.criteria, q); !r) {
     std::cerr << "qipu search: " << r.error() << "\n";
     return false;
   }
@@ -212,9 +212,9 @@ void search(std::ostream& out, const SearchOptions& o) {
     std::cerr << "qipu search: give --fen or --moves, not both\n";
     return set_exit_code(2);
   }
-  db::GameQuery q;
-  if (!build_query(o, q)) return set_exit_code(2);
   auto c = db::open_for_search(db::database_path(o.db));
+  db::GameQuery q;
+  if (!build_query(o, *c, q)) return set_exit_code(2);
   if (!crit.fen.empty() || !crit.moves.empty()) {
     auto pq = position_query(crit);
     if (!pq) return set_exit_code(2);

@@ -91,16 +91,12 @@ const db::PlayerIdentity* one_identity(const db::Identities& ids, const std::str
   return nullptr;
 }
 
-// The games of these player rows, as a query with one bound id each.
-db::GameQuery games_of(const db::PlayerIdentity& id) {
+// The games of this person's player rows, from the player index.
+db::GameQuery games_of(db::Connection& c, const db::PlayerIdentity& id) {
   db::GameQuery q;
-  std::string list;
-  for (const auto& s : id.spellings) {
-    list += list.empty() ? "?" : ", ?";
-    q.params.emplace_back(s.player);
-  }
-  for (const auto& s : id.spellings) q.params.emplace_back(s.player);
-  q.where = "g.white IN (" + list + ") OR g.black IN (" + list + ")";
+  std::vector<std::int64_t> rows;
+  for (const auto& s : id.spellings) rows.push_back(s.player);
+  q.where = db::player_games_condition(c, rows, {});
   return q;
 }
 
@@ -120,7 +116,7 @@ void print_player_stats(std::ostream& out, Lang lang, bool tsv, db::Connection& 
   PlayerTally total;
   std::map<std::string, PlayerTally> by_year, by_colour, by_eco;
   int unfinished = 0;
-  for (const auto& g : db::load_player_games(c, games_of(*id))) {
+  for (const auto& g : db::load_player_games(c, games_of(c, *id))) {
     auto wp = db::white_points(g.result);
     if (!wp) {
       ++unfinished;

@@ -7,6 +7,7 @@
 
 #include "qipu/board/position.hpp"
 #include "qipu/db/codec.hpp"
+#include "index_codec.hpp"
 #include "runs.hpp"
 
 namespace qipu::db {
@@ -14,59 +15,6 @@ namespace qipu::db {
 namespace {
 
 using Entry = PositionIndexWriter::Entry;
-
-// Chunk layout, per entry: key delta from the previous entry (the chunk's first key
-// for the first); then the game id, as a delta from the previous entry's when the key
-// repeats, else whole; then the ply. `E` is an Entry, or a batch's packed entry whose game
-// is an offset from `base`.
-template <class E>
-const E* encode_entries(const E* begin, const E* end, std::string& out, std::int64_t base) {
-  out.resize(runs::ChunkBytes + 3 * MaxVarint);
-  char* p = out.data();
-  std::uint64_t prev_key = begin->key;
-  std::int64_t prev_game = -1;
-  const E* e = begin;
-  for (; e != end; ++e) {
-    std::uint64_t delta = e->key - prev_key;
-    std::int64_t game = base + std::int64_t(e->game);
-    char* q = put_varint(p, delta);
-    bool same_key = delta == 0 && prev_game >= 0;
-    q = put_varint(q, std::uint64_t(same_key ? game - prev_game : game));
-    q = put_varint(q, std::uint64_t(e->ply));
-    if (std::size_t(q - out.data()) > runs::ChunkBytes && e != begin) break;
-    p = q;
-    prev_key = e->key;
-    prev_game = game;
-  }
-  out.resize(std::size_t(p - out.data()));
-  return e;
-}
-
-struct IndexCodec {
-  using Entry = PositionIndexWriter::Entry;
-  static constexpr std::size_t ChunkEntries = 1024;
-  static std::int64_t sql_key(const Entry& e) { return std::int64_t(e.key); }
-  static bool less(const Entry& a, const Entry& b) { return a < b; }
-  static bool combine(Entry&, const Entry&) { return false; }
-  static const Entry* encode(const Entry* begin, const Entry* end, std::string& out) {
-    return encode_entries(begin, end, out, 0);
-  }
-
-  template <class F>
-  static bool decode(std::int64_t first_key, std::string_view data, F&& f) {
-    std::uint64_t key = std::uint64_t(first_key), delta, game_field, ply;
-    std::int64_t prev_game = -1;
-    while (!data.empty()) {
-      if (!get_varint(data, delta) || !get_varint(data, game_field) || !get_varint(data, ply)) return false;
-      key += delta;
-      std::int64_t game =
-          (delta == 0 && prev_game >= 0) ? prev_game + std::int64_t(game_field) : std::int64_t(game_field);
-      if (!f(Entry{key, game, int(ply)})) return true;
-      prev_game = game;
-    }
-    return true;
-  }
-};
 
 // A batch's entries as the writer collects them, written as IndexCodec writes Entries.
 struct BatchCodec {

@@ -1,4 +1,4 @@
--- qipu database, schema version 3. Applied by src/db/store.cpp, which records the
+-- qipu database, schema version 4. Applied by src/db/store.cpp, which records the
 -- version in PRAGMA user_version.
 
 -- Names are unique: the importer reads them all and interns them in memory, so they
@@ -103,17 +103,29 @@ CREATE TABLE explore_posting (
 );
 CREATE INDEX explore_posting_range ON explore_posting(segment, last_key);
 
--- @game-indexes: an import into an empty database drops these and makes them again at
--- its end (sorted input fills their pages); opening for writing makes any that are missing.
--- Filters on result, ECO and dates scan the table: it is small, and such filters match
--- too many games for an index to pay for its size.
-CREATE INDEX IF NOT EXISTS game_white ON game(white);
-CREATE INDEX IF NOT EXISTS game_black ON game(black);
+-- @players: the player index (include/qipu/db/player_index.hpp): each game under its
+-- White player (key player id * 2) and its Black player (key player id * 2 + 1), as sorted
+-- runs of chunks in the position index's form (with ply 0). Version 4; it replaces the SQLite
+-- indexes game_white and game_black, which opening a version 3 database for writing drops
+-- after filling these from the games. Filters on result, ECO and dates scan the game
+-- table: such filters match too many games for an index to pay for its size.
+CREATE TABLE player_segment (id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);
+CREATE TABLE player_posting (
+  id        INTEGER PRIMARY KEY,
+  segment   INTEGER NOT NULL REFERENCES player_segment(id) ON DELETE CASCADE,
+  first_key INTEGER NOT NULL,
+  last_key  INTEGER NOT NULL,
+  data      BLOB NOT NULL
+);
+CREATE INDEX player_posting_range ON player_posting(segment, last_key);
+
+-- @every-open: opening for writing runs what follows each time (IF NOT EXISTS: a no-op
+-- that takes no write lock when the tables are there), so that a database made before
+-- them gains them.
 
 -- Player identities corrected by hand (qipu players merge/split; db/players.hpp), by
 -- spelling rather than player id, so that they outlive the games' rows: deleting games
--- and importing them again keeps them. IF NOT EXISTS and after the marker above, so
--- that opening a database made before them for writing adds them.
+-- and importing them again keeps them.
 CREATE TABLE IF NOT EXISTS player_merge (a TEXT NOT NULL, b TEXT NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS player_split (name TEXT PRIMARY KEY) WITHOUT ROWID;
 

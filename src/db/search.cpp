@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "qipu/db/codec.hpp"
+#include "qipu/db/players.hpp"
 #include "qipu/game/names.hpp"
 #include "qipu/game/pipeline.hpp"
 #include "qipu/notation/notation.hpp"
@@ -88,6 +89,7 @@ std::string contains_pattern(std::string_view text) {
 
 struct Builder {
   GameQuery& q;
+  Connection& db;
   void add(const std::string& sql) { q.where += " AND (" + sql + ")"; }
   void param(std::int64_t v) { q.params.emplace_back(v); }
   void param(std::string v) { q.params.emplace_back(std::move(v)); }
@@ -164,11 +166,12 @@ void add_elo(Builder& b, const GameFilter& f) {
 // The player's games, on the sides --color allows, with the player's result on that
 // side (--won, --lost, --drew): one OR'ed condition per side.
 void add_player(Builder& b, const GameFilter& f, game::NameMatch mode) {
+  auto players = matching_players(b.db, f.player, mode);
   std::string sides;
   for (std::string_view side : {"white", "black"}) {
     if (!f.color.empty() && f.color != side) continue;
     bool white = side == "white";
-    std::string cond = "g." + std::string(side) + " IN (" + name_match(b, "player", f.player, mode) + ")";
+    std::string cond = player_games_condition(b.db, players, {white, !white});
     if (f.outcome == "drew") cond += " AND g.result = '1/2-1/2'";
     if (f.outcome == "won") cond += white ? " AND g.result = '1-0'" : " AND g.result = '0-1'";
     if (f.outcome == "lost") cond += white ? " AND g.result = '0-1'" : " AND g.result = '1-0'";
@@ -181,8 +184,8 @@ void add_player(Builder& b, const GameFilter& f, game::NameMatch mode) {
 void add_names(Builder& b, const GameFilter& f) {
   using game::NameMatch;
   NameMatch mode = f.name_mode();
-  if (!f.white.empty()) b.add("g.white IN (" + name_match(b, "player", f.white, mode) + ")");
-  if (!f.black.empty()) b.add("g.black IN (" + name_match(b, "player", f.black, mode) + ")");
+  if (!f.white.empty()) b.add(player_games_condition(b.db, matching_players(b.db, f.white, mode), {true, false}));
+  if (!f.black.empty()) b.add(player_games_condition(b.db, matching_players(b.db, f.black, mode), {false, true}));
   if (!f.player.empty()) add_player(b, f, mode);
   NameMatch place = f.place_mode();
   if (!f.event.empty()) b.add("g.event IN (" + name_match(b, "event", f.event, place) + ")");
@@ -196,9 +199,9 @@ void add_names(Builder& b, const GameFilter& f) {
 
 }  // namespace
 
-Result<void> add_conditions(const GameFilter& f, GameQuery& q) {
+Result<void> add_conditions(Connection& db, const GameFilter& f, GameQuery& q) {
   if (auto p = game::check_criteria(f)) return Failure{p->message};
-  Builder b{q};
+  Builder b{q, db};
   add_names(b, f);
   if (!f.result.empty()) add_result(b, f.result);
   if (!f.eco.empty()) add_eco(b, f.eco);

@@ -144,8 +144,8 @@ std::string schema_section(std::string_view marker) {
   return std::string(all.substr(at, end == std::string_view::npos ? end : end - at));
 }
 
-// The schema's CREATE INDEX statements for the game table.
-std::string game_index_sql() { return schema_section("-- @game-indexes"); }
+// What opening for writing runs each time (schema.sql's @every-open section).
+std::string every_open_sql() { return schema_section("-- @every-open"); }
 
 // The explorer's aggregate's tables (schema.sql's @explore section).
 void create_aggregate(Connection& db) { db.exec(schema_section("-- @explore")); }
@@ -157,9 +157,16 @@ void upgrade_to_3(Connection& db) {
   db.exec("PRAGMA user_version = 3");
 }
 
-// Creates the schema in a new file, or adds what a version 2 database made before the
-// unindexed table lacks; makes any game index a killed bulk import left out (IF NOT
-// EXISTS: a no-op that takes no write lock when they are there).
+// Version 3 to 4: the player index, filled from the stored games, replaces the SQLite
+// indexes on game(white) and game(black).
+void upgrade_to_4(Connection& db) {
+  db.exec(schema_section("-- @players"));
+  build_player_index(db);
+  db.exec("PRAGMA user_version = 4");
+}
+
+// Creates the schema in a new file, or upgrades an older one (a version 2 database made
+// before the unindexed table gets that too); then adds the tables of @every-open.
 void create_schema(Connection& db) {
   Transaction tx(db);
   if (pragma_int(db, "user_version") == 0) {
@@ -169,8 +176,9 @@ void create_schema(Connection& db) {
   }
   add_unindexed_table(db);  // a database made before that table
   if (pragma_int(db, "user_version") == 2) upgrade_to_3(db);
+  if (pragma_int(db, "user_version") == 3) upgrade_to_4(db);
   tx.commit();
-  db.exec(game_index_sql());
+  db.exec(every_open_sql());
 }
 
 // Date as YYYYMMDD with unknown month or day as 00; nullopt without a year.
@@ -539,12 +547,11 @@ constexpr std::size_t RestartWalEvery = 8, RestartWalGames = 160000;
 // larger transaction they are written every this many (about 27 MB of entries).
 constexpr std::size_t FlushGames = 20000;
 
-// Games per transaction when the caller leaves it to the importer. Each commit writes
-// every page of game_white and game_black that its games touched, about one a player met
-// once those indexes outgrow the player count, so that into a large database the cost a
-// game falls with the transaction's size: 1 M games into 6 M without the position index
-// wrote 1.5 GB instead of 2.8 in transactions of 100,000 (bench_import.md, 2026-12-02).
-// A fiftieth of the database keeps that share the same at every size.
+// Games per transaction when the caller leaves it to the importer: a fiftieth of the
+// database. Chosen while the players were indexed by SQLite indexes on game(white) and
+// game(black), each commit writing every page of them its games touched (1 M games into 6 M
+// without the position index wrote 1.5 GB instead of 2.8 in transactions of 100,000:
+// bench_import.md, 2026-12-02); not measured again since the player index became runs.
 std::size_t batch_for(std::int64_t existing) {
   constexpr std::int64_t Least = 20000, Most = 200000;
   return std::size_t(std::clamp(existing / 50, Least, Most));
@@ -583,7 +590,6 @@ Importer::Importer(Connection& db, ImportOptions options) : db_(db), opt_(option
   load_names(openings_, "SELECT id, name || char(31) || variation FROM opening");
   existing_ = max_game_id(db_);
   batch_ = opt_.batch_games ? opt_.batch_games : batch_for(existing_);
-  cache_before_ = pragma_int(db_, "cache_size");
   secure_delete_before_ = pragma_int(db_, "secure_delete");
   // Debian's SQLite zeroes every page a delete frees and writes it through the WAL into
   // the file; the importer deletes only what merges replace (runs of the position index
@@ -591,12 +597,7 @@ Importer::Importer(Connection& db, ImportOptions options) : db_(db), opt_(option
   // pages written anyway: a 1 M-game step into 6 M wrote 7.5 GB instead of 9.9, and its
   // wall time fell 10-20 % (bench_import.md, 2026-12-02, secure_delete).
   db_.exec("PRAGMA secure_delete = FAST");
-  if (existing_ == 0) {
-    drop_game_indexes();
-    choose_aggregate();
-  } else {
-    cache_game_indexes();
-  }
+  if (existing_ == 0) choose_aggregate();
   aggregate_ = has_aggregate(db_);
   if (wal_file(db_)) {
     checkpointer_ = std::make_unique<Checkpointer>(db_.path());
@@ -609,7 +610,6 @@ Importer::Importer(Connection& db, ImportOptions options) : db_(db), opt_(option
 // Gives the connection back as the importer found it (for its next user: serve's uploads
 // keep theirs).
 void Importer::restore_connection() {
-  restore_cache();
   db_.exec("PRAGMA secure_delete = " + std::to_string(secure_delete_before_));
   db_.exec("PRAGMA foreign_keys = ON");
   db_.exec("PRAGMA wal_autocheckpoint = 1000");  // SQLite's default
@@ -781,34 +781,6 @@ void Importer::choose_aggregate() {
     db_.exec("DROP TABLE explore_posting; DROP TABLE explore_segment");
 }
 
-// Into an empty table, indexes are cheaper made once at the end, from sorted input that
-// fills their pages. A killed import leaves them out; opening for writing makes them.
-void Importer::drop_game_indexes() {
-  std::vector<std::string> names;
-  auto st =
-      db_.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'game' AND sql IS NOT NULL");
-  while (st.step()) names.emplace_back(st.text(0));
-  for (const auto& n : names) db_.exec("DROP INDEX \"" + n + "\"");  // names from the schema, not from input
-  remake_indexes_ = !names.empty();
-  restore_cache();
-}
-
-// While game_white and game_black take a batch's inserts, SQLite's page cache holds both
-// whole (about 11 bytes a game each) with room for the batch's other pages: the entries of
-// a batch land on nearly every page of both, and in the default 2 MB cache each insert read
-// a page back and spilled another to the WAL. At 1 M games, 100,000 imported: 55 % fewer
-// read calls, 31 % fewer write calls, 5 % less CPU (bench_import.md, 2026-12-02, scale5).
-// Up to 32 MB, both whole to about 1 M games, where the gain was measured: the cache fills
-// with whatever pages the import touches, and #17 allows 500 MB of RSS at 10 M games (the
-// 10 M run of a4ab9e5, with 64 MB, peaked at 591 MB); past that the part that fits saves some.
-void Importer::cache_game_indexes() {
-  constexpr std::int64_t BytesPerGame = 24, RoomKiB = 8 * 1024, MostKiB = 32 * 1024;
-  std::int64_t kib = std::min(MostKiB, existing_ * BytesPerGame / 1024 + RoomKiB);
-  db_.exec("PRAGMA cache_size = -" + std::to_string(kib));
-}
-
-void Importer::restore_cache() { db_.exec("PRAGMA cache_size = " + std::to_string(cache_before_)); }
-
 void Importer::begin() { tx_ = std::make_unique<Transaction>(db_); }
 
 std::int64_t Importer::intern(NameIds& cache, Statement& insert, std::string_view name) {
@@ -903,6 +875,7 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
     index_.add_game(enc.keys, id);
   else
     unindexed_ = {unindexed_.first ? unindexed_.first : id, id};  // one import's ids follow each other
+  player_index_.add_game(id, r.white, r.black);
   ++stats_.imported;
   next_game();
 }
@@ -943,23 +916,17 @@ void Importer::flush_index() {
 // What waits in memory for the transaction, written into it.
 void Importer::flush() {
   flush_index();
+  // Runs are merged by size only, as after each batch: merging the import's level-0 runs
+  // into one at its end rewrote its whole index and aggregate (up to 16 M entries) in every
+  // import, half of the CPU of one into an empty database (bench_import.md, 2026-12-01).
   if (opt_.position_index) merge_position_index(db_);
   explore_.flush(db_);
+  player_index_.flush(db_);
 }
 
 void Importer::commit_batch() {
   flush();
   flush_hashes();
-  // A batch's entries in game_white and game_black land all over those indexes, and once
-  // they are larger than SQLite's page cache each insert reads a page and writes it back;
-  // an import that adds a quarter as many games as the database held has them made again
-  // at its end instead, from sorted input. At 1 M games remaking them costs about 1.1 us
-  // per game in the database and inserting about 13 us per game imported (all threads):
-  // 250,000 games took 8 % less CPU with them dropped at the first commit, 100,000 the
-  // same (bench_import.md, 2026-12-02, scale4). Told how many games are coming, the
-  // importer decides at its first commit; else when that many have come.
-  std::int64_t coming = std::max(std::int64_t(stats_.imported), opt_.expected_games);
-  if (!remake_indexes_ && coming > std::max<std::int64_t>(opt_.defer_indexes_after, existing_ / 4)) drop_game_indexes();
   tx_->commit();
   since_wait_.games += in_batch_;
   in_batch_ = 0;
@@ -974,18 +941,12 @@ void Importer::commit_batch() {
 }
 
 void Importer::finish() {
-  flush_index();
+  flush();
   flush_hashes();
-  // Runs are merged by size only, as after each batch: merging the import's level-0 runs
-  // into one here rewrote its whole index and aggregate (up to 16 M entries) at the end of
-  // every import, half of the CPU of one into an empty database (bench_import.md, 2026-12-01).
-  if (opt_.position_index) merge_position_index(db_);
-  explore_.flush(db_);
   tx_->commit();
   tx_.reset();
   checkpointer_.reset();  // its last checkpoint done; the one below copies the rest
   restore_connection();
-  if (remake_indexes_) db_.exec(game_index_sql());
   // Merged-away pages are reused by the next batches and imports; only when they are a
   // large part of the file are they given back to the disk.
   if (pragma_int(db_, "freelist_count") * 4 > pragma_int(db_, "page_count")) give_back_free_pages(db_);

@@ -195,7 +195,7 @@ Json search(db::Connection& c, const Params& p) {
               "max-elo",   "both-elo", "min-plies", "max-plies", "termination", "material",  "fen",     "moves",
               "transpose", "sort",     "desc",      "limit",     "offset"});
   db::GameQuery gq;
-  if (auto r = db::add_conditions(search_filter(q), gq); !r) throw ApiError(400, r.error());
+  if (auto r = db::add_conditions(c, search_filter(q), gq); !r) throw ApiError(400, r.error());
   std::string sort = q.choice("sort", sort_names(), "id");
   bool desc = q.flag("desc");
   gq.order = db::sort_columns().at(sort) + (desc ? " DESC, g.id DESC" : ", g.id");
@@ -344,7 +344,7 @@ Json explore(db::Connection& c, const Params& p, const db::EcoTable* eco) {
   f.date_from = q.text("date-from");
   f.date_to = q.text("date-to");
   db::GameQuery gq;
-  if (auto r = db::add_conditions(f, gq); !r) throw ApiError(400, r.error());
+  if (auto r = db::add_conditions(c, f, gq); !r) throw ApiError(400, r.error());
   auto ex = db::explore(c, t.position, gq, std::size_t(q.number("top", 0, 100).value_or(10)));
   Json out = {{"fen", t.position.fen()}};
   add_opening(out, t, eco);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "qipu/board/game_state.hpp"
+#include "qipu/db/player_index.hpp"
 #include "qipu/db/store.hpp"
 #include "qipu/game/criteria.hpp"
 
@@ -32,8 +33,9 @@ std::string escape_like(std::string_view s);
 using GameFilter = game::Criteria;
 
 // Adds the filter's conditions to q.where and their values to q.params. Returns what is
-// wrong with the filter (game::check_criteria's message), or an empty string.
-Result<void> add_conditions(const GameFilter& f, GameQuery& q);
+// wrong with the filter (game::check_criteria's message), or an empty string. Player names
+// are looked up in `db` now (player_games_condition); the query is for that connection.
+Result<void> add_conditions(Connection& db, const GameFilter& f, GameQuery& q);
 using game::termination_from_name;
 
 // A position to find. With `exact_moves` only games whose moves begin with exactly
@@ -107,5 +109,9 @@ std::int64_t count_games(Connection& c, const GameQuery& q);
 // Narrows the query to these games (a position search's hits) through a temporary table,
 // allowed on a read-only connection, so that sorting and paging stay in SQL.
 void restrict_to(Connection& c, const std::vector<std::int64_t>& ids, GameQuery& q);
+// A condition on g.id for a query's where: the games in which one of `players` (player
+// rows) had one of `sides`, read from the player index into a temporary table of the
+// connection (as restrict_to's ids), so that the query is for that connection.
+std::string player_games_condition(Connection& c, const std::vector<std::int64_t>& players, Sides sides);
 
 }  // namespace qipu::db

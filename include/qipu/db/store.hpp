@@ -13,6 +13,7 @@
 
 #include "qipu/core/result.hpp"
 #include "qipu/db/explore.hpp"
+#include "qipu/db/player_index.hpp"
 #include "qipu/db/position_index.hpp"
 #include "qipu/db/sqlite.hpp"
 #include "qipu/game/pipeline.hpp"
@@ -20,9 +21,11 @@
 
 namespace qipu::db {
 
-// 3: the explorer's aggregate (explore_segment, explore_posting). A version 2 database is
-// read as it is (explore scans) and upgraded by the first import into it.
-constexpr int SchemaVersion = 3;
+// 3: the explorer's aggregate (explore_segment, explore_posting). 4: the player index
+// (player_segment, player_posting; db/player_index.hpp) instead of game_white and
+// game_black. Older databases are read as they are (explore scans, player searches use
+// the SQLite indexes) and upgraded when opened for writing.
+constexpr int SchemaVersion = 4;
 
 // Opens (and for writing, creates or upgrades) a qipu database. Refuses files that are
 // not SQLite databases, databases of other programs, and newer schema versions.
@@ -121,13 +124,10 @@ struct ImportOptions {
   // Games per transaction (a killed import keeps every finished one); 0: 20,000, or a
   // fiftieth of the games the database holds when that is more, up to 200,000.
   std::size_t batch_games = 0;
-  // An import that has added more than this many games, and more than a quarter as many
-  // as the database held, drops game_white and game_black and makes them again at its end.
-  std::int64_t defer_indexes_after = 100000;
   // About how many games the import will add, when the caller can tell (qipu import, from
-  // its inputs' sizes); 0 when it cannot. The rule above then counts them from the first
-  // commit on, so that the player indexes are not filled for a quarter of a database's
-  // games before they are dropped. A wrong guess costs time, never data.
+  // its inputs' sizes); 0 when it cannot. The duplicate set is made large enough for them
+  // at the start, since growing it holds the old array and the new one at once. A wrong
+  // guess costs memory or time, never data.
   std::int64_t expected_games = 0;
 };
 
@@ -140,7 +140,7 @@ struct ImportStats {
 // until an import adds it).
 [[nodiscard]] bool reject_encoding_column(Connection& db);
 
-// killed import leaves only whole games, and compacts the position index at the end.
+// killed import leaves only whole games, and merges the runs of its indexes by size.
 // Names are interned in memory, all of them read when it starts; so are the duplicate
 // hashes, read from the game_hash table written with the games.
 class Importer {
@@ -150,7 +150,7 @@ class Importer {
   ~Importer();
   void add(const std::string& source, const game::GameRecord& rec, const EncodedGame& enc);
   void reject(const std::string& source, const game::GameRecord& rec, const std::string& errors);
-  // Commits what is pending and merges the position index.
+  // Commits what is pending.
   void finish();
   [[nodiscard]] const ImportStats& stats() const { return stats_; }
   // Whether this database keeps the explorer's aggregate, so that add() needs each game's
@@ -171,9 +171,6 @@ class Importer {
   void hash_stored_games(const IdRange& ids);
   void keep_hash(std::int64_t id, std::uint64_t hash);
   void flush_hashes();
-  void drop_game_indexes();
-  void cache_game_indexes();
-  void restore_cache();
   void restore_connection();
   void choose_aggregate();
   std::int64_t intern(NameIds& cache, Statement& insert, std::string_view name);
@@ -191,9 +188,7 @@ class Importer {
   std::unique_ptr<Transaction> tx_;
   std::size_t batch_ = 0;     // games per transaction
   std::size_t in_batch_ = 0;
-  bool remake_indexes_ = false;
   std::int64_t existing_ = 0;  // the largest game id when the import started
-  std::int64_t cache_before_ = 0;  // the connection's cache_size, given back at the end
   std::int64_t secure_delete_before_ = 0;  // and its secure_delete
   bool aggregate_ = true;      // keeps_aggregate()
   HashSet64 hashes_;
@@ -211,6 +206,7 @@ class Importer {
   } since_wait_;  // since the importer last waited for the checkpointer
   PositionIndexWriter index_;
   ExploreWriter explore_;
+  PlayerIndexWriter player_index_;
   struct {
     std::int64_t first = 0, last = 0;  // 0: none yet
   } unindexed_;                        // this batch's games, without position index

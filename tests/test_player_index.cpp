@@ -1,0 +1,149 @@
+// The player index (db/player_index.hpp, issue 17): each player's games as sorted runs,
+// checked against a scan of the game table's white and black columns after imports in
+// several batches, with runs merged, keys spread over several chunks, an import killed
+// between batches, and a version 3 database read as it is and upgraded.
+#include <catch2/catch.hpp>
+
+#include "cli_util.hpp"
+#include "import_util.hpp"
+
+#include <string>
+#include <vector>
+
+#include "qipu/db/player_index.hpp"
+#include "qipu/db/store.hpp"
+
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_player_index {
+
+using namespace qipu;
+using namespace cli_test;
+using Ids = std::vector<std::int64_t>;
+
+namespace {
+
+using import_test::number;
+using import_test::world_championships;
+
+fs::path fresh_db(const std::string& name) { return import_test::temp_db("player_index", name); }
+
+// Imports games [first, last) of `games`, `times` over, committing every `batch`.
+void import(db::Connection& c, const std::vector<game::GameRecord>& games, std::size_t first, std::size_t last,
+            int times, std::size_t batch) {
+  db::ImportOptions o;
+  o.allow_duplicates = true;
+  o.batch_games = batch;
+  db::Importer imp(c, o);
+  for (int t = 0; t < times; ++t)
+    for (std::size_t i = first; i < last; ++i) imp.add("test", games[i], *db::encode_game(games[i]));
+  imp.finish();
+}
+
+Ids column(db::Connection& c, const std::string& sql) {
+  Ids out;
+  auto st = c.prepare(sql);
+  while (st.step()) out.push_back(st.int64(0));
+  return out;
+}
+
+// Every player's games, each side alone and both, and every third player's at once, as
+// the player index gives them and as a scan of the game table does.
+void check_against_scan(db::Connection& c) {
+  Ids players = column(c, "SELECT id FROM player ORDER BY id");
+  REQUIRE(players.size() > 10);
+  for (auto p : players) {
+    std::string id = std::to_string(p);
+    INFO("player " << p);
+    CHECK(db::player_games(c, {p}, {true, false}) ==
+          column(c, "SELECT id FROM game NOT INDEXED WHERE white = " + id + " ORDER BY id"));
+    CHECK(db::player_games(c, {p}, {false, true}) ==
+          column(c, "SELECT id FROM game NOT INDEXED WHERE black = " + id + " ORDER BY id"));
+    CHECK(db::player_games(c, {p}, {}) ==
+          column(c, "SELECT id FROM game NOT INDEXED WHERE white = " + id + " OR black = " + id + " ORDER BY id"));
+  }
+  Ids thirds;
+  for (auto p : players)
+    if (p % 3 == 0) thirds.push_back(p);
+  CHECK(db::player_games(c, thirds, {}) ==
+        column(c, "SELECT id FROM game NOT INDEXED WHERE white % 3 = 0 OR black % 3 = 0 ORDER BY id"));
+  CHECK(db::player_games(c, {}, {}).empty());
+  CHECK(db::player_games(c, {players.back() + 1}, {}).empty());  // no such player
+}
+
+}  // namespace
+
+TEST_CASE("the player index gives each player's games as a scan does, after imports in batches and merges",
+          "[player_index]") {
+  auto games = world_championships();
+  REQUIRE(games.size() > 1000);
+  auto c = db::open_database(fresh_db("batches").string(), db::Connection::Mode::ReadWrite);
+  import(*c, games, 0, 600, 1, 50);
+  import(*c, games, 600, games.size(), 1, 1000);
+  // The same games four times more, so that runs hold several chunks and a player's games
+  // go on from one chunk into the next.
+  import(*c, games, 0, games.size(), 4, 700);
+  CHECK(number(*c, "SELECT count(*) FROM player_segment") > 1);
+  CHECK(number(*c,
+               "SELECT count(*) FROM player_posting a JOIN player_posting b ON b.segment = a.segment"
+               " AND b.id = a.id + 1 WHERE b.first_key = a.last_key") > 0);
+  CHECK(number(*c, "SELECT sum(entries) FROM player_segment") ==
+        number(*c, "SELECT count(white) + count(black) FROM game"));
+  check_against_scan(*c);
+}
+
+TEST_CASE("an import killed between batches leaves the player index of the games it committed", "[player_index]") {
+  auto games = world_championships();
+  fs::path path = fresh_db("killed");
+  auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+  import(*c, games, 0, 300, 1, 100);
+  {
+    db::ImportOptions o;
+    o.allow_duplicates = true;
+    o.batch_games = 40;
+    db::Importer imp(*c, o);
+    for (std::size_t i = 300; i < 530; ++i) imp.add("test", games[i], *db::encode_game(games[i]));
+    // Destroyed without finish, as by a kill: five batches of 40 stay, 30 games do not.
+  }
+  REQUIRE(number(*c, "SELECT count(*) FROM game") == 500);
+  check_against_scan(*c);
+  import(*c, games, 500, 800, 1, 100);  // run again, from the first game it lost
+  REQUIRE(number(*c, "SELECT count(*) FROM game") == 800);
+  check_against_scan(*c);
+}
+
+TEST_CASE("a version 3 database is read through its SQLite player indexes and upgraded by opening it for writing",
+          "[player_index]") {
+  auto games = world_championships();
+  fs::path path = fresh_db("version3");
+  {
+    auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+    import(*c, games, 0, 400, 1, 100);
+    // What qipu wrote before the player index: SQLite indexes, version 3.
+    c->exec(
+        "DROP TABLE player_posting; DROP TABLE player_segment; CREATE INDEX game_white ON game(white);"
+        " CREATE INDEX game_black ON game(black); PRAGMA user_version = 3");
+  }
+  {
+    auto c = db::open_database(path.string(), db::Connection::Mode::ReadOnly);
+    REQUIRE_FALSE(db::has_player_index(*c));
+    check_against_scan(*c);
+  }
+  auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+  CHECK(number(*c, "PRAGMA user_version") == db::SchemaVersion);
+  CHECK(db::has_player_index(*c));
+  CHECK(number(*c, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'game'") == 0);
+  check_against_scan(*c);
+  import(*c, games, 400, 700, 1, 100);
+  check_against_scan(*c);
+  // The command line finds a player's games in the upgraded file as in the games' tags.
+  auto st = c->prepare("SELECT name FROM player WHERE id = (SELECT white FROM game WHERE id = 1)");
+  REQUIRE(st.step());
+  std::string name(st.text(0));
+  std::size_t tagged = 0;
+  for (std::size_t i = 0; i < 700; ++i) tagged += games[i].tag("White") == name || games[i].tag("Black") == name;
+  auto r = run_qipu("search --db " + path.string() + " --player \"" + name + "\" --exact --count");
+  CHECK(r.code == 0);
+  CHECK(r.out == std::to_string(tagged) + "\n");
+}
+
+}  // namespace test_player_index
