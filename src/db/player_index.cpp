@@ -105,6 +105,7 @@ std::vector<std::int64_t> player_games(Connection& db, const std::vector<std::in
   auto keys = keys_of(players, sides);
   std::vector<std::int64_t> out;
   if (keys.empty()) return out;
+  runs::Snapshot snapshot(db);
   if (!has_player_index(db)) {
     out = games_from_sql_indexes(db, keys);
   } else {

@@ -405,10 +405,25 @@ void merge_small(Connection& db, Tables t, std::uint64_t base) {
   if (std::size_t n = small_runs(r.sizes, base); n > 1) merge_newest<Codec>(db, t, r, n);
 }
 
+// A read transaction, unless the connection is in one: a lookup's list of runs and its
+// reads of their chunks must see one state of the database, or an import that commits a
+// merge between them leaves runs unread (the merged run not listed, the ones it replaced
+// gone). Ends (a rollback, as nothing was written) when destroyed.
+class Snapshot {
+ public:
+  explicit Snapshot(Connection& db) {
+    if (!db.in_transaction()) tx_.emplace(db, false);
+  }
+
+ private:
+  std::optional<Transaction> tx_;
+};
+
 // Calls f(entry) for the entries of every run from the first chunk that may hold `key`
 // (sql_key order) while f returns true, run by run, oldest first.
 template <class Codec, class F>
 void for_each_from(Connection& db, Tables t, std::int64_t key, F&& f) {
+  Snapshot snapshot(db);
   auto st = db.prepare(std::string("SELECT first_key, data FROM ") + t.posting +
                        " WHERE segment = ? AND last_key >= ? ORDER BY last_key, id");
   for (std::int64_t run : list(db, t).ids) {

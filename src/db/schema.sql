@@ -91,8 +91,8 @@ CREATE TABLE unindexed (first_game INTEGER NOT NULL, last_game INTEGER NOT NULL)
 -- @explore: the explorer's aggregate (include/qipu/db/explore.hpp): per position with at
 -- most 12 units off their start squares and per move played from it, the games, results,
 -- Elo sums, last year and best-rated games, as sorted runs of chunks in the position
--- index's form; rows of one position and move in several runs add up. Version 3; an
--- import into a version 2 database adds these and fills them from its games.
+-- index's form; rows of one position and move in several runs add up. Version 3;
+-- opening a version 2 database for writing adds these and fills them from its games.
 CREATE TABLE explore_segment (id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);
 CREATE TABLE explore_posting (
   id        INTEGER PRIMARY KEY,

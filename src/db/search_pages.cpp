@@ -49,9 +49,12 @@ namespace {
 // make of the list for each query.
 std::string id_table(Connection& c, const std::vector<std::int64_t>& ids) {
   constexpr std::size_t Rows = 250;
-  auto n = c.prepare("SELECT count(*) FROM temp.sqlite_master WHERE name LIKE 'qipu_ids_%'");
-  n.step();
-  std::string name = "temp.qipu_ids_" + std::to_string(n.int64(0) + 1);
+  std::int64_t made = 0;
+  {
+    auto n = c.prepare("SELECT count(*) FROM temp.sqlite_master WHERE name LIKE 'qipu_ids_%'");
+    if (n.step()) made = n.int64(0);
+  }
+  std::string name = "temp.qipu_ids_" + std::to_string(made + 1);
   c.exec("CREATE TABLE " + name + "(id INTEGER PRIMARY KEY)");
   std::string values = "(?)";
   for (std::size_t i = 1; i < Rows; ++i) values += ", (?)";

@@ -173,6 +173,8 @@ std::string_view Statement::blob(int col) const {
 }
 bool Statement::is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
 
+bool Connection::in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
+
 Transaction::Transaction(Connection& c, bool immediate) : c_(c) { c_.exec(immediate ? "BEGIN IMMEDIATE" : "BEGIN"); }
 
 Transaction::~Transaction() {

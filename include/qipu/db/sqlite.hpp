@@ -46,6 +46,8 @@ class Connection {
   [[nodiscard]] Statement prepare(std::string_view sql);
   [[nodiscard]] std::int64_t last_insert_id() const;
   [[nodiscard]] sqlite3* handle() const { return db_; }
+  // Whether a transaction is open (BEGIN without its COMMIT or ROLLBACK yet).
+  [[nodiscard]] bool in_transaction() const;
   [[nodiscard]] const std::string& path() const { return path_; }
 
   // Work on this connection past `deadline` fails with a DbError of code SQLITE_INTERRUPT:
