@@ -1,15 +1,19 @@
 // The player index (db/player_index.hpp, issue 17): each player's games as sorted runs,
 // checked against a scan of the game table's white and black columns after imports in
 // several batches, with runs merged, keys spread over several chunks, an import killed
-// between batches, and a version 3 database read as it is and upgraded.
+// between batches, and a version 3 database read as it is and upgraded; and lookups in runs
+// (players' and positions') against an import that merges while they read.
 #include <catch2/catch.hpp>
 
 #include "cli_util.hpp"
 #include "import_util.hpp"
 
+#include <sqlite3.h>
+
 #include <string>
 #include <vector>
 
+#include "qipu/board/position.hpp"
 #include "qipu/db/player_index.hpp"
 #include "qipu/db/store.hpp"
 
@@ -109,6 +113,69 @@ TEST_CASE("an import killed between batches leaves the player index of the games
   import(*c, games, 500, 800, 1, 100);  // run again, from the first game it lost
   REQUIRE(number(*c, "SELECT count(*) FROM game") == 800);
   check_against_scan(*c);
+}
+
+namespace {
+
+// A database of games [0, 70) in seven batches: seven runs of level 0 in each index, so that
+// the next batch's run makes eight of a level and its commit merges them.
+fs::path seven_runs(const std::vector<game::GameRecord>& games, const std::string& name) {
+  fs::path path = fresh_db(name);
+  auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+  import(*c, games, 0, 70, 1, 10);
+  return path;
+}
+
+// Calls `lookup` on `reader`; when it starts a statement reading `table`, another connection
+// imports games [70, 80) in one batch, whose commit deletes the runs the lookup has listed.
+template <class F>
+void merge_midway(db::Connection& reader, const std::vector<game::GameRecord>& games, const std::string& table,
+                  F&& lookup) {
+  struct Writer {
+    std::string path, table;
+    const std::vector<game::GameRecord>* games;
+    bool done = false;
+  } w{reader.path(), "FROM " + table + " ", &games};
+  auto on_statement = [](unsigned, void* ctx, void*, void* sql) -> int {
+    auto& w = *static_cast<Writer*>(ctx);
+    if (w.done || std::string(static_cast<const char*>(sql)).find(w.table) == std::string::npos) return 0;
+    w.done = true;
+    auto c = db::open_database(w.path, db::Connection::Mode::ReadWrite);
+    db::ImportOptions o;
+    o.allow_duplicates = true;
+    o.batch_games = 10;
+    db::Importer imp(*c, o);
+    for (std::size_t i = 70; i < 80; ++i) imp.add("test", (*w.games)[i], *db::encode_game((*w.games)[i]));
+    return 0;  // the batch is committed; the importer is dropped with nothing pending
+  };
+  sqlite3_trace_v2(reader.handle(), SQLITE_TRACE_STMT, on_statement, &w);
+  lookup();
+  sqlite3_trace_v2(reader.handle(), 0, nullptr, nullptr);
+  REQUIRE(w.done);
+}
+
+}  // namespace
+
+TEST_CASE("lookups in runs read one state of the database while an import commits a merge", "[player_index]") {
+  auto games = world_championships();
+  {
+    db::Connection reader(seven_runs(games, "snapshot_players").string(), db::Connection::Mode::ReadOnly);
+    REQUIRE(number(reader, "SELECT count(*) FROM player_segment") == 7);
+    Ids everyone = column(reader, "SELECT id FROM player ORDER BY id");
+    Ids found;
+    merge_midway(reader, games, "player_posting", [&] { found = db::player_games(reader, everyone, {}); });
+    CHECK(found == column(reader, "SELECT id FROM game WHERE id <= 70 ORDER BY id"));  // as the lookup began
+    CHECK(number(reader, "SELECT count(*) FROM player_segment") == 1);
+    CHECK(db::player_games(reader, everyone, {}).size() == 80);
+  }
+  // The position index's lookups, through the same runs code.
+  db::Connection reader(seven_runs(games, "snapshot_positions").string(), db::Connection::Mode::ReadOnly);
+  REQUIRE(number(reader, "SELECT count(*) FROM segment") == 7);
+  std::size_t at_start = 0;
+  merge_midway(reader, games, "posting", [&] { at_start = db::lookup_position(reader, Position().key()).size(); });
+  CHECK(at_start == 70);
+  CHECK(number(reader, "SELECT count(*) FROM segment") == 1);
+  CHECK(db::lookup_position(reader, Position().key()).size() == 80);
 }
 
 TEST_CASE("a version 3 database is read through its SQLite player indexes and upgraded by opening it for writing",
