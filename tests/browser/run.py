@@ -9,6 +9,7 @@ import importlib.util
 import os
 import shutil
 import sys
+import tempfile
 
 
 def missing():
@@ -29,10 +30,16 @@ def main():
         return 0
     import pytest
     here = os.path.dirname(os.path.abspath(__file__))
-    args = [here, "-q", "-p", "no:cacheprovider", "--qipu", sys.argv[1]]
+    # pytest's temporary folders in one of our own, removed after the run: by default they
+    # stay in /tmp/pytest-of-USER, the last three runs' (the database, Chromium's profile).
+    base = tempfile.mkdtemp(prefix="qipu-browser-")
+    args = [here, "-q", "-p", "no:cacheprovider", "--basetemp", base, "--qipu", sys.argv[1]]
     if len(sys.argv) > 2:
         args += ["--screenshots", sys.argv[2]]
-    return pytest.main(args)
+    try:
+        return pytest.main(args)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
 
 
 if __name__ == "__main__":
