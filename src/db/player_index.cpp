@@ -43,7 +43,7 @@ void games_in_run(Statement& st, std::int64_t run, const std::vector<std::uint64
     st.reset();
     st.bind(1, run).bind(2, std::int64_t(keys[next]));
     bool seek_again = false;
-    while (!seek_again && st.step()) {
+    while (st.step()) {
       auto first = std::uint64_t(st.int64(0)), last = std::uint64_t(st.int64(1));
       while (next < keys.size() && keys[next] < first) ++next;  // keys this run does not hold
       if (next == keys.size()) return;
