@@ -4,6 +4,9 @@
 #
 #   bench/bench_search.sh [QIPU] DB...
 #
+# QUERIES=REGEX keeps the queries whose name matches (grep -E), e.g. QUERIES=player for a
+# database without the position index, where position queries replay every game.
+#
 # Make the databases with the pgnmentor corpus, once as is and once ten times over:
 #   cat ../shared/corpora/real/pgnmentor/*.pgn > /tmp/pgnmentor.pgn
 #   qipu import --db /tmp/pm.db /tmp/pgnmentor.pgn
@@ -24,6 +27,11 @@ queries=(
   "explore Najdorf 6.Bg5|explore --moves '1.e4 c5 2.Nf3 d6 3.d4 cxd4 4.Nxd4 Nf6 5.Nc3 a6 6.Bg5'"
   "player substring, table|search --player carlsen"
   "player substring, count|search --player carlsen --count"
+  "player and opponent, table|search --white carlsen --black anand"
+  "player and opponent, count|search --white carlsen --black anand --count"
+  "player won, count|search --player kasparov --won --count"
+  "player broad substring, table|search --white a --substring"
+  "player broad substring, count|search --white a --substring --count"
   "result draw, table|search --result draw"
   "result draw, count|search --result draw --count"
   "date 1990-1995, table|search --date-from 1990 --date-to 1995"
@@ -42,6 +50,7 @@ for db in "$@"; do
   for q in "${queries[@]}"; do
     name=${q%%|*}
     args=${q#*|}
+    [[ -z ${QUERIES:-} ]] || grep -qE "$QUERIES" <<< "$name" || continue
     matches=$(eval "$qipu ${args/--count/} --db '$db' --count" 2>/dev/null || true)
     [[ $name == explore* ]] && matches=-
     json=$(mktemp)

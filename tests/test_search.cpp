@@ -294,6 +294,58 @@ TEST_CASE("search: player names, substring and exact, any script", "[search]") {
   }
 }
 
+// Two player filters are intersected before SQL sees them; a count of a player's games alone
+// counts the id table. Both must give the games a scan of the tags gives.
+TEST_CASE("search: player filters together, and counts equal to the lists", "[search]") {
+  auto in = [](const FixtureGame& g, const char* who, const char* text) { return contains(g.tags.at(who), text); };
+  auto either = [&](const FixtureGame& g, const char* text) { return in(g, "White", text) || in(g, "Black", text); };
+  std::vector<std::pair<db::GameFilter, Ids>> cases;
+  auto add = [&](auto set, auto pred) {
+    db::GameFilter f;
+    set(f);
+    cases.emplace_back(f, expect(pred));
+  };
+  add([](auto& f) { f.white = "capablanca", f.black = "marshall"; },
+      [&](const FixtureGame& g) { return in(g, "White", "capablanca") && in(g, "Black", "marshall"); });
+  add([](auto& f) { f.player = "anderssen", f.white = "dufresne"; },
+      [&](const FixtureGame& g) { return either(g, "anderssen") && in(g, "White", "dufresne"); });
+  add([](auto& f) { f.player = "capablanca", f.black = "marshall", f.result = "1-0"; },
+      [&](const FixtureGame& g) {
+        return either(g, "capablanca") && in(g, "Black", "marshall") && g.tags.at("Result") == "1-0";
+      });
+  add([](auto& f) { f.player = "capablanca", f.outcome = "won", f.black = "marshall"; },
+      [&](const FixtureGame& g) { return in(g, "White", "capablanca") && in(g, "Black", "marshall") &&
+                                         g.tags.at("Result") == "1-0"; });
+  add([](auto& f) { f.white = "capablanca", f.black = "carlsen"; }, [](const FixtureGame&) { return false; });
+  add([](auto& f) { f.player = "capablanca"; }, [&](const FixtureGame& g) { return either(g, "capablanca"); });
+  add([](auto& f) { f.black = "adams"; }, [&](const FixtureGame& g) { return in(g, "Black", "adams"); });
+  add([](auto& f) { f.player = "nobody"; }, [](const FixtureGame&) { return false; });
+  // "e" is in most names: tested on the game's columns rather than listed (search.cpp's broad).
+  add([](auto& f) { f.white = "e"; }, [&](const FixtureGame& g) { return in(g, "White", "e"); });
+  add([](auto& f) { f.player = "e"; }, [&](const FixtureGame& g) { return either(g, "e"); });
+  add([](auto& f) { f.player = "e", f.color = "black"; }, [&](const FixtureGame& g) { return in(g, "Black", "e"); });
+  add([](auto& f) { f.player = "e", f.black = "marshall"; },
+      [&](const FixtureGame& g) { return either(g, "e") && in(g, "Black", "marshall"); });
+  add([](auto& f) { f.player = "e", f.outcome = "won"; },
+      [&](const FixtureGame& g) {
+        const auto& r = g.tags.at("Result");
+        return (in(g, "White", "e") && r == "1-0") || (in(g, "Black", "e") && r == "0-1");
+      });
+  for (const auto& [f, want] : cases) {
+    CAPTURE(f.player, f.white, f.black, f.result, f.outcome);
+    CHECK(query(f) == want);
+    db::GameQuery q;
+    REQUIRE(db::add_conditions(fixture_connection(), f, q).ok());
+    CHECK(db::count_games(fixture_connection(), q) == std::int64_t(want.size()));
+  }
+  CHECK(!cases[0].second.empty());
+  CHECK(!cases[1].second.empty());
+  CHECK(!cases[3].second.empty());
+  CHECK(cases[8].second.size() > 100);  // broad indeed
+  CHECK(cases[9].second != expect([&](const FixtureGame& g) { return in(g, "White", "e") && in(g, "Black", "e"); }));
+  CHECK(!cases[12].second.empty());
+}
+
 TEST_CASE("search: quotes, wildcards and SQL in names are just characters", "[search]") {
   db::GameFilter f;
   f.player = "O'Kelly";

@@ -96,7 +96,7 @@ db::GameQuery games_of(db::Connection& c, const db::PlayerIdentity& id) {
   db::GameQuery q;
   std::vector<std::int64_t> rows;
   for (const auto& s : id.spellings) rows.push_back(s.player);
-  q.where = db::player_games_condition(c, rows, {});
+  db::restrict_to(c, db::player_games(c, rows, {}), q);
   return q;
 }
 

@@ -2,6 +2,10 @@
 // shared by qipu search and qipu serve.
 #include "qipu/db/search.hpp"
 
+#include <algorithm>
+
+#include "id_table.hpp"
+
 namespace qipu::db {
 
 const std::map<std::string, std::string>& sort_columns() {
@@ -33,20 +37,9 @@ GameQuery paged(const GameQuery& q) {
   return p;
 }
 
-std::int64_t count_games(Connection& c, const GameQuery& q) {
-  auto st = c.prepare("SELECT count(*) FROM game g WHERE " + q.where);
-  int i = 1;
-  for (const auto& p : q.params) std::visit([&](const auto& v) { st.bind(i++, v); }, p);
-  return st.step() ? st.int64(0) : 0;
-}
-
-namespace {
-
-// Fills a new temporary table (id INTEGER PRIMARY KEY) with ids, a few hundred to a
-// statement, and returns its name. `g.id IN (SELECT id FROM it)` is then a search of it by
-// rowid (EXPLAIN: USING ROWID SEARCH … FOR IN-OPERATOR). One table for all lists, a row a
-// statement, had put 324,156 ids in 177 of the 320 ms of `search --white Carlsen --black
-// Anand --count` at 9 M games; this way the command took 150-210 ms (a build without PGO).
+// A few hundred rows to a statement (EXPLAIN of a query on it: USING ROWID SEARCH … FOR
+// IN-OPERATOR). A row a statement had taken 177 of the 320 ms of `search --white Carlsen
+// --black Anand --count` at 9 M games, 324,156 ids in one table.
 std::string id_table(Connection& c, const std::vector<std::int64_t>& ids) {
   constexpr std::size_t Rows = 250;
   std::int64_t made = 0;
@@ -71,15 +64,38 @@ std::string id_table(Connection& c, const std::vector<std::int64_t>& ids) {
   return name;
 }
 
-}  // namespace
+namespace {
 
-void restrict_to(Connection& c, const std::vector<std::int64_t>& ids, GameQuery& q) {
-  q.where = "g.id IN (SELECT id FROM " + id_table(c, ids) + ")";
-  q.params.clear();
+// The temporary table that is the query's only condition (games_condition's form, alone or
+// after add_conditions' "1 AND"), if it is.
+std::optional<std::string> sole_id_table(const GameQuery& q) {
+  constexpr std::string_view Head = "g.id IN (SELECT id FROM temp.qipu_ids_", After = "1 AND (";
+  std::string_view w = q.where;
+  if (w.starts_with(After) && w.ends_with(")")) w = w.substr(After.size(), w.size() - After.size() - 1);
+  if (!q.params.empty() || !w.starts_with(Head) || !w.ends_with(")")) return std::nullopt;
+  std::string_view number = w.substr(Head.size(), w.size() - Head.size() - 1);
+  if (number.empty() || !std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  return "temp.qipu_ids_" + std::string(number);
 }
 
-std::string player_games_condition(Connection& c, const std::vector<std::int64_t>& players, Sides sides) {
-  return "g.id IN (SELECT id FROM " + id_table(c, player_games(c, players, sides)) + ")";
+}  // namespace
+
+std::int64_t count_games(Connection& c, const GameQuery& q) {
+  auto table = sole_id_table(q);
+  auto st = c.prepare(table ? "SELECT count(*) FROM " + *table : "SELECT count(*) FROM game g WHERE " + q.where);
+  int i = 1;
+  for (const auto& p : q.params) std::visit([&](const auto& v) { st.bind(i++, v); }, p);
+  return st.step() ? st.int64(0) : 0;
+}
+
+std::string games_condition(Connection& c, const std::vector<std::int64_t>& ids) {
+  return "g.id IN (SELECT id FROM " + id_table(c, ids) + ")";
+}
+
+void restrict_to(Connection& c, const std::vector<std::int64_t>& ids, GameQuery& q) {
+  q.where = games_condition(c, ids);
+  q.params.clear();
 }
 
 }  // namespace qipu::db

@@ -34,7 +34,7 @@ using GameFilter = game::Criteria;
 
 // Adds the filter's conditions to q.where and their values to q.params. Returns what is
 // wrong with the filter (game::check_criteria's message), or an empty string. Player names
-// are looked up in `db` now (player_games_condition); the query is for that connection.
+// are looked up in `db` now (games_condition); the query is for that connection.
 Result<void> add_conditions(Connection& db, const GameFilter& f, GameQuery& q);
 using game::termination_from_name;
 
@@ -104,14 +104,16 @@ const std::map<std::string, std::string>& sort_columns();
 // The same games with sorting and paging (q.order, q.limit, q.offset) done on ids alone, in
 // a subquery: only the rows shown are then joined with names and decoded.
 GameQuery paged(const GameQuery& q);
-// How many games the query's conditions match (its order and paging aside).
+// How many games the query's conditions match (its order and paging aside). When its only
+// condition is a table of ids (games_condition, restrict_to), the table's rows are counted
+// without reading the games: its ids come from the database's own indexes, as SQLite's
+// count over an index trusts the index.
 std::int64_t count_games(Connection& c, const GameQuery& q);
-// Narrows the query to these games (a position search's hits) through a temporary table,
-// allowed on a read-only connection, so that sorting and paging stay in SQL.
+// A condition on g.id for a query's where: these games, put into a temporary table of the
+// connection (allowed on a read-only one), so that the query is for that connection.
+std::string games_condition(Connection& c, const std::vector<std::int64_t>& ids);
+// Narrows the query to these games (a position search's hits, a player's games) in place of
+// its conditions, so that sorting and paging stay in SQL.
 void restrict_to(Connection& c, const std::vector<std::int64_t>& ids, GameQuery& q);
-// A condition on g.id for a query's where: the games in which one of `players` (player
-// rows) had one of `sides`, read from the player index into a temporary table of the
-// connection (as restrict_to's ids), so that the query is for that connection.
-std::string player_games_condition(Connection& c, const std::vector<std::int64_t>& players, Sides sides);
 
 }  // namespace qipu::db
