@@ -314,8 +314,9 @@ TEST_CASE("search: player filters together, and counts equal to the lists", "[se
         return either(g, "capablanca") && in(g, "Black", "marshall") && g.tags.at("Result") == "1-0";
       });
   add([](auto& f) { f.player = "capablanca", f.outcome = "won", f.black = "marshall"; },
-      [&](const FixtureGame& g) { return in(g, "White", "capablanca") && in(g, "Black", "marshall") &&
-                                         g.tags.at("Result") == "1-0"; });
+      [&](const FixtureGame& g) {
+        return in(g, "White", "capablanca") && in(g, "Black", "marshall") && g.tags.at("Result") == "1-0";
+      });
   add([](auto& f) { f.white = "capablanca", f.black = "carlsen"; }, [](const FixtureGame&) { return false; });
   add([](auto& f) { f.player = "capablanca"; }, [&](const FixtureGame& g) { return either(g, "capablanca"); });
   add([](auto& f) { f.black = "adams"; }, [&](const FixtureGame& g) { return in(g, "Black", "adams"); });
