@@ -180,26 +180,25 @@ void add_elo(Builder& b, const GameFilter& f) {
 
 // Whether a name matched so many player rows (a sixteenth of them or more, as
 // `--white a --substring` does) that SQLite had better test the game's columns as it reads
-// the games than join a list of them: at 10 M games the list (8.2 M ids) took 2.0 s to
-// build for `--limit 20`, which reads about 20 games the other way (9 ms); counting them
-// took 2.2 s against 1.6 for a scan of the table.
+// the games than join a list of them. At 10 M games that name's list (8.2 M ids) took 2.2 s
+// to build for a page of 20 games, which the column test gives in 14 ms; a count took 2.9 s
+// against 1.4 (bench_search.md, 2026-12-03).
 bool broad(Connection& db, std::size_t players) {
   auto st = db.prepare("SELECT max(id) FROM player");
   return players > 0 && st.step() && std::int64_t(players) * 16 > st.int64(0);
 }
 
-// The games in which one of `players` had one of `sides`, as a condition: the player
-// index's list, or, for a broad name, a test of the game's columns.
-std::string games_of(Connection& db, const std::vector<std::int64_t>& players, Sides sides) {
-  if (!broad(db, players.size())) return games_condition(db, player_games(db, players, sides));
+// The column test: games in which one of `players` had one of `sides`.
+std::string player_columns(Connection& db, const std::vector<std::int64_t>& players, Sides sides) {
   std::string in = " IN (SELECT id FROM " + id_table(db, players) + ")";
   if (sides.white && sides.black) return "g.white" + in + " OR g.black" + in;
   return (sides.white ? "g.white" : "g.black") + in;
 }
 
-// A player filter on these sides; lists of games are intersected.
+// A player filter on these sides: the player index's list, intersected with the other
+// filters' lists, or for a broad name the column test.
 void add_games_of(Builder& b, const std::vector<std::int64_t>& players, Sides sides) {
-  if (broad(b.db, players.size())) return b.add(games_of(b.db, players, sides));
+  if (broad(b.db, players.size())) return b.add(player_columns(b.db, players, sides));
   b.only(player_games(b.db, players, sides));
 }
 
@@ -212,7 +211,9 @@ void add_outcome(Builder& b, const GameFilter& f, const std::vector<std::int64_t
   for (std::string_view side : {"white", "black"}) {
     if (!f.color.empty() && f.color != side) continue;
     bool white = side == "white";
-    std::string cond = games_of(b.db, players, {white, !white});  // one side: no OR inside
+    Sides one{white, !white};  // one side: no OR inside the condition
+    std::string cond = broad(b.db, players.size()) ? player_columns(b.db, players, one)
+                                                   : games_condition(b.db, player_games(b.db, players, one));
     if (f.outcome == "drew") cond += " AND g.result = '1/2-1/2'";
     if (f.outcome == "won") cond += white ? " AND g.result = '1-0'" : " AND g.result = '0-1'";
     if (f.outcome == "lost") cond += white ? " AND g.result = '0-1'" : " AND g.result = '1-0'";
