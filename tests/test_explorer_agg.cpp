@@ -164,8 +164,8 @@ TEST_CASE("explorer aggregate: a version 2 database is upgraded by opening it fo
     // As version 2 was: no aggregate, and SQLite indexes where the player index is now.
     c->exec(
         "DROP TABLE explore_posting; DROP TABLE explore_segment; DROP TABLE player_posting;"
-        " DROP TABLE player_segment; CREATE INDEX game_white ON game(white); CREATE INDEX game_black ON game(black);"
-        " PRAGMA user_version = 2");
+        " DROP TABLE player_segment; DROP TABLE segment_merge; CREATE INDEX game_white ON game(white);"
+        " CREATE INDEX game_black ON game(black); PRAGMA user_version = 2");
   }
   {
     auto c = db::open_database(path.string(), db::Connection::Mode::ReadOnly);  // read as it is: by the scan

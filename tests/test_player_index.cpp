@@ -187,8 +187,8 @@ TEST_CASE("a version 3 database is read through its SQLite player indexes and up
     import(*c, games, 0, 400, 1, 100);
     // What qipu wrote before the player index: SQLite indexes, version 3.
     c->exec(
-        "DROP TABLE player_posting; DROP TABLE player_segment; CREATE INDEX game_white ON game(white);"
-        " CREATE INDEX game_black ON game(black); PRAGMA user_version = 3");
+        "DROP TABLE player_posting; DROP TABLE player_segment; DROP TABLE segment_merge;"
+        " CREATE INDEX game_white ON game(white); CREATE INDEX game_black ON game(black); PRAGMA user_version = 3");
   }
   {
     auto c = db::open_database(path.string(), db::Connection::Mode::ReadOnly);

@@ -10,12 +10,14 @@
 #include <map>
 #include <random>
 
+#include "db/index_codec.hpp"
 #include "db/runs.hpp"
 #include "merge_policy.hpp"
 #include "qipu/board/position.hpp"
 #include "qipu/db/codec.hpp"
 #include "qipu/db/position_index.hpp"
 #include "qipu/db/store.hpp"
+#include "qipu/game/criteria.hpp"
 #include "qipu/game/pipeline.hpp"
 
 // One namespace a file: the test files compile several to a unit (CMakeLists.txt).
@@ -70,6 +72,8 @@ struct CountedCodec {
 };
 
 constexpr db::runs::Tables TestTables{"tseg", "tpost"};
+// The same runs, merged a part at a time.
+constexpr db::runs::Tables PartTables{"tseg", "tpost", "tmerge"};
 
 std::unique_ptr<db::Connection> test_tables(const std::string& name) {
   fs::path path = temp_dir("scale_merge") / (name + ".db");
@@ -82,7 +86,9 @@ std::unique_ptr<db::Connection> test_tables(const std::string& name) {
       "CREATE TABLE tseg (id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);"
       "CREATE TABLE tpost (id INTEGER PRIMARY KEY, segment INTEGER NOT NULL, first_key INTEGER NOT NULL,"
       " last_key INTEGER NOT NULL, data BLOB NOT NULL);"
-      "CREATE INDEX tpost_range ON tpost(segment, last_key);");
+      "CREATE INDEX tpost_range ON tpost(segment, last_key);"
+      "CREATE TABLE tmerge (target INTEGER PRIMARY KEY, first_source INTEGER NOT NULL, boundary INTEGER NOT NULL,"
+      " written INTEGER NOT NULL);");
   return c;
 }
 
@@ -229,6 +235,194 @@ TEST_CASE("the WAL stays bounded while an import commits many batches, and a kil
   CHECK(largest_wal < 2 * file);
   // The importer's connection checkpoints by itself again, as SQLite does by default.
   CHECK(number(*c, "PRAGMA wal_autocheckpoint") == 1000);
+}
+
+namespace {
+
+// The count of `key` in the runs as a lookup reads them (runs::for_each_from).
+std::uint64_t count_of_key(db::Connection& c, std::int64_t key) {
+  std::uint64_t n = 0;
+  db::runs::for_each_from<CountedCodec>(c, PartTables, key, [&](const Counted& e) {
+    if (e.key == key) n += e.count;
+    return e.key <= key;
+  });
+  return n;
+}
+
+std::int64_t merges_in_progress(db::Connection& c) { return import_test::number(c, "SELECT count(*) FROM tmerge"); }
+
+}  // namespace
+
+TEST_CASE("merges done a part at a time give what whole merges give, and lookups meanwhile find every entry once",
+          "[scale_merge]") {
+  auto c = test_tables("parts");
+  std::mt19937_64 rng(5);
+  std::map<std::int64_t, std::uint64_t> expected;
+  // Eight runs of level 0 (a merge is due), of different sizes and spreads, with keys shared.
+  for (int r = 0; r < 8; ++r) {
+    std::vector<std::int64_t> keys;
+    std::size_t n = 2000 + rng() % 6000;
+    std::int64_t spread = std::int64_t(1) << (14 + r % 3 * 4);
+    for (std::size_t i = 0; i < n; ++i) keys.push_back(std::int64_t(rng() % std::uint64_t(spread)));
+    for (auto k : keys) ++expected[k];
+    write_run(*c, keys);
+  }
+  std::int64_t chunks_before = import_test::number(*c, "SELECT count(*) FROM tpost");
+  std::vector<std::int64_t> probes;
+  for (const auto& [k, n] : expected) probes.push_back(k);
+  probes.push_back(-1);
+  probes.push_back(std::int64_t(1) << 30);  // absent keys, around the others
+
+  int steps = 0;
+  do {
+    INFO("step " << steps);
+    c->exec("BEGIN");
+    db::runs::merge_by_size<CountedCodec>(*c, PartTables, db::IndexRunBase, 700);
+    c->exec("COMMIT");
+    ++steps;
+    for (std::size_t i = steps % 97; i < probes.size(); i += 97) {
+      auto it = expected.find(probes[i]);
+      INFO("key " << probes[i]);
+      REQUIRE(count_of_key(*c, probes[i]) == (it == expected.end() ? 0 : it->second));
+    }
+    // Sources' chunks below the boundary are gone as the merge goes: the runs hold about
+    // their entries once, not twice.
+    CHECK(import_test::number(*c, "SELECT count(*) FROM tpost") <= chunks_before + steps + 8);
+    // The state is in the database alone: a new connection goes on from it.
+    if (steps % 5 == 0) c = std::make_unique<db::Connection>(c->path(), db::Connection::Mode::ReadWrite);
+  } while (merges_in_progress(*c) > 0 && steps < 1000);
+  CHECK(steps > 20);  // the merge was done in parts
+  CHECK(merges_in_progress(*c) == 0);
+  auto runs = read_runs(*c);
+  REQUIRE(runs.size() == 1);
+  std::vector<std::pair<std::int64_t, std::uint64_t>> got;
+  for (const auto& e : runs[0]) got.emplace_back(e.key, e.count);
+  CHECK(got == std::vector<std::pair<std::int64_t, std::uint64_t>>(expected.begin(), expected.end()));
+  CHECK(import_test::number(*c, "SELECT entries FROM tseg") == std::int64_t(expected.size()));
+}
+
+TEST_CASE("a part of a merge that is rolled back leaves the runs as they were", "[scale_merge]") {
+  auto c = test_tables("parts_rollback");
+  std::map<std::int64_t, std::uint64_t> expected;
+  for (int r = 0; r < 8; ++r) {
+    std::vector<std::int64_t> keys;
+    for (std::int64_t k = 0; k < 3000; ++k) keys.push_back(k * 8 + r % 3);
+    for (auto k : keys) ++expected[k];
+    write_run(*c, keys);
+  }
+  c->exec("BEGIN");
+  db::runs::merge_by_size<CountedCodec>(*c, PartTables, db::IndexRunBase, 1000);
+  c->exec("COMMIT");
+  REQUIRE(merges_in_progress(*c) == 1);
+  auto boundary = import_test::number(*c, "SELECT boundary FROM tmerge");
+  c->exec("BEGIN");
+  db::runs::merge_by_size<CountedCodec>(*c, PartTables, db::IndexRunBase, 1000);
+  CHECK(import_test::number(*c, "SELECT boundary FROM tmerge") > boundary);
+  c->exec("ROLLBACK");  // as a killed import's last transaction
+  CHECK(import_test::number(*c, "SELECT boundary FROM tmerge") == boundary);
+  for (std::int64_t k : {std::int64_t(0), boundary - 8, boundary, boundary + 1, std::int64_t(23'999)}) {
+    INFO("key " << k);
+    auto it = expected.find(k);
+    CHECK(count_of_key(*c, k) == (it == expected.end() ? 0 : it->second));
+  }
+  c->exec("BEGIN");
+  db::runs::merge_by_size<CountedCodec>(*c, PartTables, db::IndexRunBase, UINT64_MAX);
+  c->exec("COMMIT");
+  CHECK(merges_in_progress(*c) == 0);
+  auto runs = read_runs(*c);
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].size() == expected.size());
+}
+
+TEST_CASE("the position index answers every position while its merges are done in parts, and an import finishes them",
+          "[scale_merge]") {
+  auto games = import_test::world_championships();
+  REQUIRE(games.size() > 600);
+  fs::path path = import_test::temp_db("scale_merge", "index_parts");
+  auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+  {
+    // The games' rows (ids 1 to 600), without index entries: the test writes those itself.
+    db::ImportOptions o;
+    o.position_index = false;
+    db::Importer imp(*c, o);
+    for (std::size_t g = 0; g < 600; ++g) imp.add("test", games[g], *db::encode_game(games[g]));
+    imp.finish();
+  }
+  REQUIRE(import_test::number(*c, "SELECT max(id) FROM game") == 600);
+  constexpr db::runs::Tables Index{"segment", "posting", "segment_merge"};
+  // What every position's lookup must give, from the games' own keys.
+  std::map<std::uint64_t, std::vector<std::pair<std::int64_t, int>>> expected;
+  std::vector<Key> probes{Position().key()};
+  db::PositionIndexWriter w;
+  std::uint64_t added = 0;
+  int steps = 0;
+  std::int64_t most_merges = 0;
+  for (std::size_t g = 0; g < 600; ++g) {
+    auto keys = game::position_keys(games[g]);
+    std::int64_t id = std::int64_t(g) + 1;
+    w.add_game(keys, id);
+    added += keys.size();
+    for (std::size_t ply = 0; ply < keys.size(); ++ply) expected[db::index_key(keys[ply])].emplace_back(id, int(ply));
+    if (g % 37 == 0) probes.push_back(keys[keys.size() / 2]);
+    if ((g + 1) % 10 != 0) continue;
+    c->exec("BEGIN");
+    w.flush(*c);
+    db::runs::merge_by_size<db::IndexCodec>(*c, Index, db::IndexRunBase, 1500);
+    c->exec("COMMIT");
+    ++steps;
+    most_merges = std::max(most_merges, import_test::number(*c, "SELECT count(*) FROM segment_merge"));
+    for (std::size_t p = steps % 3; p < probes.size(); p += 3) {
+      std::vector<std::pair<std::int64_t, int>> got;
+      db::for_each_hit(*c, probes[p], [&](const db::PositionHit& h) {  // throws when out of game order
+        got.emplace_back(h.game, h.ply);
+        return true;
+      });
+      INFO("step " << steps << ", probe " << p);
+      REQUIRE(got == expected[db::index_key(probes[p])]);
+    }
+    REQUIRE(db::position_index_stats(*c).entries == added);
+  }
+  CHECK(most_merges >= 1);  // merges were in progress between batches
+  // An import into the database goes on with them (at least IndexRunBase entries a batch).
+  {
+    db::ImportOptions o;
+    o.allow_duplicates = true;
+    db::Importer imp(*c, o);
+    for (std::size_t g = 600; g < 610; ++g) imp.add("test", games[g], *db::encode_game(games[g]));
+    imp.finish();
+  }
+  CHECK(import_test::number(*c, "SELECT count(*) FROM segment_merge") == 0);
+  auto at_start = db::lookup_position(*c, Position().key());
+  CHECK(at_start.size() == 610);
+  CHECK(at_start.back().game == 610);
+  for (std::size_t p = 1; p < probes.size(); ++p) {
+    std::vector<std::pair<std::int64_t, int>> got;
+    for (auto h : db::lookup_position(*c, probes[p]))
+      if (h.game <= 600) got.emplace_back(h.game, h.ply);
+    CHECK(got == expected[db::index_key(probes[p])]);
+  }
+}
+
+TEST_CASE("a version 4 database is read as it is and gains the merge table when opened for writing", "[scale_merge]") {
+  auto games = import_test::world_championships();
+  fs::path path = import_test::temp_db("scale_merge", "version4");
+  {
+    auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+    db::ImportOptions o;
+    db::Importer imp(*c, o);
+    for (std::size_t g = 0; g < 50; ++g) imp.add("test", games[g], *db::encode_game(games[g]));
+    imp.finish();
+    c->exec("DROP TABLE segment_merge; PRAGMA user_version = 4");
+  }
+  {
+    auto c = db::open_database(path.string(), db::Connection::Mode::ReadOnly);
+    CHECK(db::lookup_position(*c, Position().key()).size() == 50);
+    CHECK(db::position_index_stats(*c).entries ==
+          std::uint64_t(import_test::number(*c, "SELECT sum(plies + 1) FROM game")));
+  }
+  auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+  CHECK(import_test::number(*c, "PRAGMA user_version") == 5);
+  CHECK(import_test::number(*c, "SELECT count(*) FROM sqlite_master WHERE name = 'segment_merge'") == 1);
 }
 
 }  // namespace test_scale_merge

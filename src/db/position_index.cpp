@@ -27,7 +27,7 @@ struct BatchCodec {
   }
 };
 
-constexpr runs::Tables IndexTables{"segment", "posting"};
+constexpr runs::Tables IndexTables{"segment", "posting", "segment_merge"};
 
 }  // namespace
 
@@ -76,11 +76,8 @@ std::size_t small_runs(const std::vector<std::uint64_t>& sizes, std::uint64_t ba
   return n;
 }
 
-void merge_position_index(Connection& db) { runs::merge_by_size<IndexCodec>(db, IndexTables, IndexRunBase); }
-
-void compact_position_index(Connection& db) {
-  auto r = runs::list(db, IndexTables);
-  if (r.ids.size() > 1) runs::merge_newest<IndexCodec>(db, IndexTables, r, r.ids.size());
+void merge_position_index(Connection& db, std::uint64_t added) {
+  runs::merge_by_size<IndexCodec>(db, IndexTables, IndexRunBase, std::max(2 * added, IndexRunBase));
 }
 
 std::vector<PositionHit> lookup_position(Connection& db, Key key) {
@@ -172,14 +169,14 @@ void add_unindexed_table(Connection& db) {
 
 IndexStats position_index_stats(Connection& db) {
   IndexStats s;
-  auto st = db.prepare(
-      "SELECT (SELECT count(*) FROM segment), (SELECT coalesce(sum(entries),0) FROM segment), (SELECT "
-      "coalesce(sum(length(data)),0) FROM posting)");
-  if (st.step()) {
-    s.segments = std::uint64_t(st.int64(0));
-    s.entries = std::uint64_t(st.int64(1));
-    s.bytes = std::uint64_t(st.int64(2));
-  }
+  runs::Snapshot snapshot(db);
+  auto r = runs::list(db, IndexTables);
+  s.segments = r.ids.size();
+  // A merge's target counts the entries its sources still hold.
+  for (std::size_t i = 0; i < r.ids.size(); ++i)
+    if (!r.source[i]) s.entries += r.sizes[i];
+  auto st = db.prepare("SELECT coalesce(sum(length(data)), 0) FROM posting");
+  if (st.step()) s.bytes = std::uint64_t(st.int64(0));
   return s;
 }
 

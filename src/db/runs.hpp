@@ -2,8 +2,10 @@
 // the position index (tables segment and posting) and the explorer's aggregate
 // (explore_segment and explore_posting). A run is one row of the first table (id, entries);
 // its chunks are rows of the second (segment, first_key, last_key, data), found by
-// (segment, last_key). A Codec says what an entry is (a Writer calls sql_key and encode on
-// a codec object, so that those two may be members rather than static):
+// (segment, last_key). Where a third table is given, merges are done a part at a time,
+// between batches (merge_by_size, advance). A Codec says what an entry is (a Writer calls
+// sql_key and encode on a codec object, so that those two may be members rather than
+// static):
 //
 //   using Entry = ...;
 //   static constexpr std::size_t ChunkEntries;        // at most, in one chunk
@@ -49,7 +51,16 @@ constexpr std::size_t ChunkBytes = 4000;
 struct Tables {
   const char* segment;  // id, entries
   const char* posting;  // id, segment, first_key, last_key, data
+  // Merges in progress (target, first_source, boundary, written): the runs first_source to
+  // target - 1 are being merged into run `target`, whose entries column already holds their
+  // sum. Entries whose sql_key is below `boundary` are in the target and no longer count in
+  // the sources; `written` is how many the target holds. Without this table (nullptr) every
+  // merge is done whole when it is due.
+  const char* merge = nullptr;
 };
+
+// The boundary of a run no merge is reading: every entry counts.
+constexpr std::int64_t WholeRun = INT64_MIN;
 
 // Cuts entries, given in sorted order, into chunks and hands each to `emit` (its first and
 // last sql_key, its bytes and how many entries it holds). The codec is an object so that one
@@ -108,17 +119,16 @@ template <class Codec>
 class Writer {
  public:
   using Entry = typename Codec::Entry;
-  Writer(Connection& db, Tables t, Codec codec = {})
+  Writer(Connection& db, Tables t, Codec codec = {}) : Writer(db, t, new_run(db, t), codec) { counts_run_ = true; }
+  // Appends to run `id` (entries after its last), leaving its entries column to the caller.
+  Writer(Connection& db, Tables t, std::int64_t id, Codec codec = {})
       : db_(db),
         t_(t),
         ins_(db.prepare(std::string("INSERT INTO ") + t.posting +
                         "(segment, first_key, last_key, data) VALUES (?, ?, ?, ?)")),
-        chunks_(codec, [this](std::int64_t first, std::int64_t last, const std::string& data, std::size_t n) {
-          put(first, last, data, n);
-        }) {
-    db.prepare(std::string("INSERT INTO ") + t.segment + "(entries) VALUES (0)").run();
-    id_ = db.last_insert_id();
-  }
+        chunks_(codec, [this](std::int64_t first, std::int64_t last, const std::string& data,
+                              std::size_t n) { put(first, last, data, n); }),
+        id_(id) {}
   void add(const Entry& e) { chunks_.add(e); }
   void add(const Entry* begin, const Entry* end) { chunks_.add(begin, end); }
   // A chunk of n entries, cut by a Chunker of the same codec.
@@ -126,20 +136,29 @@ class Writer {
     ins_.bind(1, id_).bind(2, first).bind(3, last).bind_blob(4, data.data(), data.size()).run();
     count_ += n;
   }
+  // Writes what is buffered; a new run's entries column gets its count.
   void finish() {
     chunks_.finish();
+    if (!counts_run_) return;
     db_.prepare(std::string("UPDATE ") + t_.segment + " SET entries = ? WHERE id = ?")
         .bind(1, std::int64_t(count_))
         .bind(2, id_)
         .run();
   }
+  [[nodiscard]] std::uint64_t count() const { return count_; }
 
  private:
+  static std::int64_t new_run(Connection& db, Tables t) {
+    db.prepare(std::string("INSERT INTO ") + t.segment + "(entries) VALUES (0)").run();
+    return db.last_insert_id();
+  }
+
   Connection& db_;
   Tables t_;
   Statement ins_;
   Chunker<Codec> chunks_;
   std::int64_t id_;
+  bool counts_run_ = false;
   std::uint64_t count_ = 0;
 };
 
@@ -183,17 +202,50 @@ void sort_by_key(std::vector<T>& v, KeyOf key, Less less) {
   }
 }
 
+// A merge in progress (Tables::merge).
+struct Merge {
+  std::int64_t target, first_source, boundary;
+  std::uint64_t written;
+};
+
+// True when t has a merge table and the database has it (one made before it has not).
+inline bool merges_kept(Connection& db, Tables t) {
+  return t.merge && db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+                        .bind(1, std::string_view(t.merge))
+                        .step();
+}
+
+inline std::vector<Merge> merges(Connection& db, Tables t) {
+  std::vector<Merge> out;
+  if (!merges_kept(db, t)) return out;
+  auto st =
+      db.prepare(std::string("SELECT target, first_source, boundary, written FROM ") + t.merge + " ORDER BY target");
+  while (st.step()) out.push_back({st.int64(0), st.int64(1), st.int64(2), std::uint64_t(st.int64(3))});
+  return out;
+}
+
+// The runs, oldest first, with their sizes and, for the sources of a merge in progress,
+// the key below which their entries are in its target (WholeRun for the others).
 struct Runs {
   std::vector<std::int64_t> ids;
   std::vector<std::uint64_t> sizes;
+  std::vector<std::int64_t> from;
+  std::vector<bool> source;  // of a merge in progress
 };
 
 inline Runs list(Connection& db, Tables t) {
   Runs r;
-  auto st = db.prepare(std::string("SELECT id, entries FROM ") + t.segment + " ORDER BY id");
+  std::string sql = std::string("SELECT s.id, s.entries, 0, 0 FROM ") + t.segment + " s ORDER BY s.id";
+  if (merges_kept(db, t))
+    sql = std::string("SELECT s.id, s.entries, m.target IS NOT NULL, coalesce(m.boundary, 0) FROM ") + t.segment +
+          " s LEFT JOIN " + t.merge + " m ON s.id >= m.first_source AND s.id < m.target ORDER BY s.id";
+  auto st = db.prepare(sql);
   while (st.step()) {
+    if (!r.ids.empty() && r.ids.back() == st.int64(0)) continue;  // a damaged file's overlapping merges
     r.ids.push_back(st.int64(0));
     r.sizes.push_back(std::uint64_t(st.int64(1)));
+    r.source.push_back(st.int64(2) != 0);
+    r.from.push_back(r.source.back() ? st.int64(3) : WholeRun);
   }
   return r;
 }
@@ -219,7 +271,10 @@ class ParallelMerge {
  public:
   using Entry = typename Codec::Entry;
   using Chunk = std::tuple<std::int64_t, std::int64_t, std::string, std::size_t>;  // first, last, data, n
-  explicit ParallelMerge(std::size_t runs) : runs_(runs), thread_([this] { run(); }) {}
+  // Merges the entries from sql_key `from` on; stops once `budget` entries are cut and a
+  // key ends (boundary() then says where).
+  ParallelMerge(std::size_t runs, std::int64_t from, std::uint64_t budget)
+      : runs_(runs), from_(from), budget_(budget), thread_([this] { run(); }) {}
   ~ParallelMerge() {
     {
       std::lock_guard lock(mu_);
@@ -229,12 +284,15 @@ class ParallelMerge {
     thread_.join();
   }
   // The next chunk of run i; waits while many are queued and the merge needs none of them.
-  void give(std::size_t i, std::int64_t first_key, std::string data) {
+  // False once the merge has stopped: it needs no more.
+  bool give(std::size_t i, std::int64_t first_key, std::string data) {
     std::unique_lock lock(mu_);
-    cv_.wait(lock, [&] { return queued_ < MaxQueued || starved_ || stop_; });
+    cv_.wait(lock, [&] { return queued_ < MaxQueued || starved_ || stop_ || done_; });
+    if (done_) return false;
     runs_[i].chunks.emplace_back(first_key, std::move(data));
     ++queued_;
     cv_.notify_all();
+    return true;
   }
   void end(std::size_t i) {
     std::lock_guard lock(mu_);
@@ -251,6 +309,8 @@ class ParallelMerge {
     cv_.notify_all();
     return !(done_ && out.empty());
   }
+  // Once take has returned false: the key the merge stopped before, or nothing at the runs' end.
+  [[nodiscard]] std::optional<std::int64_t> boundary() const { return boundary_; }
 
  private:
   static constexpr std::size_t MaxQueued = 256;  // chunks given, not yet decoded: about 1 MB
@@ -274,7 +334,7 @@ class ParallelMerge {
     r.entries.clear();
     r.at = 0;
     Codec::decode(chunk.first, chunk.second, [&](const Entry& e) {
-      r.entries.push_back(e);
+      if (Codec::sql_key(e) >= from_) r.entries.push_back(e);
       return true;
     });
     return r.entries.empty() ? current(r) : &r.entries[0];
@@ -309,11 +369,19 @@ class ParallelMerge {
         tree[node] = !heads[a] || (heads[b] && Codec::less(*heads[b], *heads[a])) ? b : a;
       };
       for (std::size_t node = leaves - 1; node >= 1; --node) play(node);
+      std::uint64_t cut = 0;
       for (;;) {
         std::size_t best = tree[1];
         if (!heads[best] || stop_) break;
+        if (pending && cut >= budget_ && Codec::sql_key(*heads[best]) != Codec::sql_key(*pending)) {
+          boundary_ = Codec::sql_key(*heads[best]);
+          break;
+        }
         if (!pending || !Codec::combine(*pending, *heads[best])) {
-          if (pending) out.add(*pending);
+          if (pending) {
+            out.add(*pending);
+            ++cut;
+          }
           pending = *heads[best];
         }
         auto& r = runs_[best];
@@ -331,6 +399,9 @@ class ParallelMerge {
     cv_.notify_all();
   }
   std::vector<RunBuffer<Codec>> runs_;
+  const std::int64_t from_;
+  const std::uint64_t budget_;
+  std::optional<std::int64_t> boundary_;  // written by the merge thread before done_
   std::mutex mu_;
   std::condition_variable cv_;
   std::size_t queued_ = 0;
@@ -341,20 +412,21 @@ class ParallelMerge {
   std::thread thread_;  // last: starts once the rest is made
 };
 
-// A k-way merge of the newest n runs (oldest first) into one new run, a few chunks of each in
-// memory at a time (ParallelMerge); entries the codec combines become one. Ties go to the
-// older run.
+// A k-way merge of the runs `ids` (oldest first) from sql_key `from` into `out`, a few
+// chunks of each in memory at a time (ParallelMerge); entries the codec combines become one,
+// ties go to the older run. Stops once about `budget` entries are written and a key ends:
+// returns the key it stopped before, or nothing when it reached the runs' end.
 template <class Codec>
-void merge_newest(Connection& db, Tables t, const Runs& r, std::size_t n) {
-  std::vector<std::int64_t> ids(r.ids.end() - std::ptrdiff_t(n), r.ids.end());
+std::optional<std::int64_t> merge_into(Connection& db, Tables t, const std::vector<std::int64_t>& ids,
+                                       Writer<Codec>& out, std::int64_t from, std::uint64_t budget) {
+  const std::size_t n = ids.size();
   std::vector<Statement> reads;
   for (auto id : ids) {
     reads.push_back(db.prepare(std::string("SELECT first_key, data FROM ") + t.posting +
-                               " WHERE segment = ? ORDER BY last_key, id"));
-    reads.back().bind(1, id);
+                               " WHERE segment = ? AND last_key >= ? ORDER BY last_key, id"));
+    reads.back().bind(1, id).bind(2, from);
   }
-  Writer<Codec> out(db, t);
-  ParallelMerge<Codec> merge(n);
+  ParallelMerge<Codec> merge(n, from, budget);
   std::vector<typename ParallelMerge<Codec>::Chunk> cut;
   auto insert = [&](bool wait) {
     bool more = merge.take(cut, wait);
@@ -372,13 +444,17 @@ void merge_newest(Connection& db, Tables t, const Runs& r, std::size_t n) {
       if (has[i] && (next == n || reads[i].int64(0) < reads[next].int64(0))) next = i;
     if (next == n) break;
     auto data = reads[next].blob(1);
-    merge.give(next, reads[next].int64(0), std::string(data));
+    if (!merge.give(next, reads[next].int64(0), std::string(data))) break;
     if (!(has[next] = reads[next].step())) merge.end(next);
     insert(false);
   }
   reads.clear();
   while (insert(true)) {}
-  out.finish();
+  return merge.boundary();
+}
+
+template <class Codec>
+void delete_runs(Connection& db, Tables t, const std::vector<std::int64_t>& ids) {
   auto del_postings = db.prepare(std::string("DELETE FROM ") + t.posting + " WHERE segment = ?");
   auto del_segment = db.prepare(std::string("DELETE FROM ") + t.segment + " WHERE id = ?");
   for (auto id : ids) {
@@ -387,15 +463,100 @@ void merge_newest(Connection& db, Tables t, const Runs& r, std::size_t n) {
   }
 }
 
-// Merges runs while runs_to_merge says so.
+// The newest n runs merged into one new run, whole.
 template <class Codec>
-void merge_by_size(Connection& db, Tables t, std::uint64_t base) {
-  for (;;) {
-    auto r = list(db, t);
-    std::size_t n = runs_to_merge(r.sizes, base);
-    if (n == 0) return;
-    merge_newest<Codec>(db, t, r, n);
+void merge_newest(Connection& db, Tables t, const Runs& r, std::size_t n) {
+  std::vector<std::int64_t> ids(r.ids.end() - std::ptrdiff_t(n), r.ids.end());
+  Writer<Codec> out(db, t);
+  merge_into(db, t, ids, out, WholeRun, UINT64_MAX);
+  out.finish();
+  delete_runs<Codec>(db, t, ids);
+}
+
+// Starts the merge of the newest n runs into a new run that comes after them (advance
+// writes it). Its entries column says the size it will have, so that the size policy
+// counts it at its level from the start.
+inline void start_merge(Connection& db, Tables t, const Runs& r, std::size_t n) {
+  std::uint64_t total = 0;
+  for (std::size_t i = r.ids.size() - n; i < r.ids.size(); ++i) total += r.sizes[i];
+  db.prepare(std::string("INSERT INTO ") + t.segment + "(entries) VALUES (?)").bind(1, std::int64_t(total)).run();
+  db.prepare(std::string("INSERT INTO ") + t.merge + "(target, first_source, boundary, written) VALUES (?, ?, ?, 0)")
+      .bind(1, db.last_insert_id())
+      .bind(2, r.ids[r.ids.size() - n])
+      .bind(3, WholeRun)
+      .run();
+}
+
+// The runs as they will be once the merges in progress are done: their targets, which
+// already count their sources' entries, without the sources.
+inline Runs without_sources(const Runs& r) {
+  Runs out;
+  for (std::size_t i = 0; i < r.ids.size(); ++i) {
+    if (r.source[i]) continue;
+    out.ids.push_back(r.ids[i]);
+    out.sizes.push_back(r.sizes[i]);
+    out.from.push_back(r.from[i]);
+    out.source.push_back(false);
   }
+  return out;
+}
+
+// Writes about `budget` more entries of merge m; at the end of its sources, deletes them.
+// Sources' chunks wholly below the new boundary go at once, so that the merge's pages are
+// freed (and reused by the next batches) as it goes.
+template <class Codec>
+void advance(Connection& db, Tables t, const Merge& m, std::uint64_t budget) {
+  std::vector<std::int64_t> ids;
+  auto st = db.prepare(std::string("SELECT id FROM ") + t.segment + " WHERE id >= ? AND id < ? ORDER BY id");
+  st.bind(1, m.first_source).bind(2, m.target);
+  while (st.step()) ids.push_back(st.int64(0));
+  Writer<Codec> out(db, t, m.target);
+  auto boundary = merge_into(db, t, ids, out, m.boundary, budget);
+  out.finish();
+  std::int64_t written = std::int64_t(m.written + out.count());
+  if (!boundary) {
+    delete_runs<Codec>(db, t, ids);
+    db.prepare(std::string("UPDATE ") + t.segment + " SET entries = ? WHERE id = ?")
+        .bind(1, written)
+        .bind(2, m.target)
+        .run();
+    db.prepare(std::string("DELETE FROM ") + t.merge + " WHERE target = ?").bind(1, m.target).run();
+    return;
+  }
+  db.prepare(std::string("UPDATE ") + t.merge + " SET boundary = ?, written = ? WHERE target = ?")
+      .bind(1, *boundary)
+      .bind(2, written)
+      .bind(3, m.target)
+      .run();
+  auto del = db.prepare(std::string("DELETE FROM ") + t.posting + " WHERE segment = ? AND last_key < ?");
+  for (auto id : ids) del.bind(1, id).bind(2, *boundary).run();
+}
+
+// Merges runs while runs_to_merge says so. With a merge table, a merge is started rather
+// than done, and every merge in progress then writes `budget` entries more: the largest
+// merge (100 M entries at 1.28 M games) spread over the batches that follow, not held by one
+// (bench_import.md, "Merges a part at a time"). A merge in progress among the runs due for
+// another is finished first.
+template <class Codec>
+void merge_by_size(Connection& db, Tables t, std::uint64_t base, std::uint64_t budget = UINT64_MAX) {
+  for (;;) {
+    auto r = without_sources(list(db, t));
+    std::size_t n = runs_to_merge(r.sizes, base);
+    if (n == 0) break;
+    if (!merges_kept(db, t)) {
+      merge_newest<Codec>(db, t, r, n);
+      continue;
+    }
+    auto in_progress = merges(db, t);
+    std::int64_t first = r.ids[r.ids.size() - n];
+    auto among =
+        std::find_if(in_progress.begin(), in_progress.end(), [&](const Merge& m) { return m.target >= first; });
+    if (among != in_progress.end())
+      advance<Codec>(db, t, *among, UINT64_MAX);
+    else
+      start_merge(db, t, r, n);
+  }
+  for (const auto& m : merges(db, t)) advance<Codec>(db, t, m, budget);
 }
 
 // The runs of level 0 merged into one.
@@ -426,12 +587,16 @@ void for_each_from(Connection& db, Tables t, std::int64_t key, F&& f) {
   Snapshot snapshot(db);
   auto st = db.prepare(std::string("SELECT first_key, data FROM ") + t.posting +
                        " WHERE segment = ? AND last_key >= ? ORDER BY last_key, id");
-  for (std::int64_t run : list(db, t).ids) {
-    st.bind(1, run).bind(2, key);
+  auto r = list(db, t);
+  for (std::size_t i = 0; i < r.ids.size(); ++i) {
+    std::int64_t from = r.from[i];  // below it, a merge in progress holds the run's entries
+    if (key < from) continue;
+    st.bind(1, r.ids[i]).bind(2, key);
     bool more = true;
     while (more && st.step()) {
       if (st.int64(0) > key) break;
-      Codec::decode(st.int64(0), st.blob(1), [&](const typename Codec::Entry& e) { return more = f(e); });
+      Codec::decode(st.int64(0), st.blob(1),
+                    [&](const typename Codec::Entry& e) { return Codec::sql_key(e) < from || (more = f(e)); });
     }
     st.reset();
   }

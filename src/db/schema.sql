@@ -1,4 +1,4 @@
--- qipu database, schema version 4. Applied by src/db/store.cpp, which records the
+-- qipu database, schema version 5. Applied by src/db/store.cpp, which records the
 -- version in PRAGMA user_version.
 
 -- Names are unique: the importer reads them all and interns them in memory, so they
@@ -118,6 +118,18 @@ CREATE TABLE player_posting (
   data      BLOB NOT NULL
 );
 CREATE INDEX player_posting_range ON player_posting(segment, last_key);
+
+-- @merges: merges of position index runs in progress (src/db/runs.hpp, advance), done a
+-- part after each batch rather than whole. Runs first_source to target - 1 are being
+-- merged into run `target`, whose entries column already holds their sum; entries with keys
+-- below `boundary` are in the target and no longer count in the sources; the target holds
+-- `written` entries so far. Version 5; opening a version 4 database for writing adds it.
+CREATE TABLE segment_merge (
+  target       INTEGER PRIMARY KEY,
+  first_source INTEGER NOT NULL,
+  boundary     INTEGER NOT NULL,
+  written      INTEGER NOT NULL
+);
 
 -- @every-open: opening for writing runs what follows each time (IF NOT EXISTS: a no-op
 -- that takes no write lock when the tables are there), so that a database made before

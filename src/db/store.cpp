@@ -165,6 +165,12 @@ void upgrade_to_4(Connection& db) {
   db.exec("PRAGMA user_version = 4");
 }
 
+// Version 4 to 5: the table of merges in progress, empty.
+void upgrade_to_5(Connection& db) {
+  db.exec(schema_section("-- @merges"));
+  db.exec("PRAGMA user_version = 5");
+}
+
 // Creates the schema in a new file, or upgrades an older one (a version 2 database made
 // before the unindexed table gets that too); then adds the tables of @every-open.
 void create_schema(Connection& db) {
@@ -177,6 +183,7 @@ void create_schema(Connection& db) {
   add_unindexed_table(db);  // a database made before that table
   if (pragma_int(db, "user_version") == 2) upgrade_to_3(db);
   if (pragma_int(db, "user_version") == 3) upgrade_to_4(db);
+  if (pragma_int(db, "user_version") == 4) upgrade_to_5(db);
   tx.commit();
   db.exec(every_open_sql());
 }
@@ -621,7 +628,7 @@ Importer::~Importer() {
   checkpointer_.reset();
   try {
     restore_connection();
-  } catch (...) {                                  // nothing more to do in a destructor
+  } catch (...) {  // nothing more to do in a destructor
   }
 }
 
@@ -915,11 +922,12 @@ void Importer::flush_index() {
 
 // What waits in memory for the transaction, written into it.
 void Importer::flush() {
+  std::size_t added = index_.pending();
   flush_index();
   // Runs are merged by size only, as after each batch: merging the import's level-0 runs
   // into one at its end rewrote its whole index and aggregate (up to 16 M entries) in every
   // import, half of the CPU of one into an empty database (bench_import.md, 2026-12-01).
-  if (opt_.position_index) merge_position_index(db_);
+  if (opt_.position_index) merge_position_index(db_, added);
   explore_.flush(db_);
   player_index_.flush(db_);
 }

@@ -23,9 +23,11 @@ namespace qipu::db {
 
 // 3: the explorer's aggregate (explore_segment, explore_posting). 4: the player index
 // (player_segment, player_posting; db/player_index.hpp) instead of game_white and
-// game_black. Older databases are read as they are (explore scans, player searches use
-// the SQLite indexes) and upgraded when opened for writing.
-constexpr int SchemaVersion = 4;
+// game_black. 5: position index merges done a part at a time (segment_merge), which a
+// qipu before it would read as duplicated entries. Older databases are read as they are
+// (explore scans, player searches use the SQLite indexes) and upgraded when opened for
+// writing.
+constexpr int SchemaVersion = 5;
 
 // Opens (and for writing, creates or upgrades) a qipu database. Refuses files that are
 // not SQLite databases, databases of other programs, and newer schema versions.
@@ -65,7 +67,7 @@ class GameEncoder {
   std::size_t plies_ = 0;
   AggregatePositions explore_;
   bool past_aggregate_ = false;  // no later position can be aggregated (db/explore.hpp)
-  std::uint64_t opening_ = 0;     // where the game is among the thread's known openings (src/db/opening_symbols.hpp)
+  std::uint64_t opening_ = 0;    // where the game is among the thread's known openings (src/db/opening_symbols.hpp)
   std::string error_;
 };
 
@@ -186,11 +188,11 @@ class Importer {
   ImportOptions opt_;
   ImportStats stats_;
   std::unique_ptr<Transaction> tx_;
-  std::size_t batch_ = 0;     // games per transaction
+  std::size_t batch_ = 0;  // games per transaction
   std::size_t in_batch_ = 0;
-  std::int64_t existing_ = 0;  // the largest game id when the import started
+  std::int64_t existing_ = 0;              // the largest game id when the import started
   std::int64_t secure_delete_before_ = 0;  // and its secure_delete
-  bool aggregate_ = true;      // keeps_aggregate()
+  bool aggregate_ = true;                  // keeps_aggregate()
   HashSet64 hashes_;
   struct {
     std::int64_t first = 0, last = 0;  // 0: none yet
