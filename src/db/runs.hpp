@@ -535,8 +535,8 @@ void advance(Connection& db, Tables t, const Merge& m, std::uint64_t budget) {
 // Merges runs while runs_to_merge says so. With a merge table, a merge is started rather
 // than done, and every merge in progress then writes `budget` entries more: the largest
 // merge (100 M entries at 1.28 M games) spread over the batches that follow, not held by one
-// (bench_import.md, "Merges a part at a time"). A merge in progress among the runs due for
-// another is finished first.
+// (bench_import.md, "Merges a part at a time"). A merge due over the target of one in
+// progress waits until that one is done.
 template <class Codec>
 void merge_by_size(Connection& db, Tables t, std::uint64_t base, std::uint64_t budget = UINT64_MAX) {
   for (;;) {
@@ -547,14 +547,10 @@ void merge_by_size(Connection& db, Tables t, std::uint64_t base, std::uint64_t b
       merge_newest<Codec>(db, t, r, n);
       continue;
     }
-    auto in_progress = merges(db, t);
     std::int64_t first = r.ids[r.ids.size() - n];
-    auto among =
-        std::find_if(in_progress.begin(), in_progress.end(), [&](const Merge& m) { return m.target >= first; });
-    if (among != in_progress.end())
-      advance<Codec>(db, t, *among, UINT64_MAX);
-    else
-      start_merge(db, t, r, n);
+    auto in_progress = merges(db, t);
+    if (std::any_of(in_progress.begin(), in_progress.end(), [&](const Merge& m) { return m.target >= first; })) break;
+    start_merge(db, t, r, n);
   }
   for (const auto& m : merges(db, t)) advance<Codec>(db, t, m, budget);
 }

@@ -67,9 +67,9 @@ std::size_t runs_to_merge(const std::vector<std::uint64_t>& sizes, std::uint64_t
 std::size_t small_runs(const std::vector<std::uint64_t>& sizes, std::uint64_t base);
 
 // Merges segments while runs_to_merge says so (after each batch, in its transaction).
-// Merges are done a part at a time: each call writes twice `added` (the entries the batch
-// wrote), and at least IndexRunBase, into every merge in progress, so that a merge ends
-// before the next of its level is due.
+// Merges are done a part at a time: each call writes 1.25 times `added` (the entries the
+// batch wrote), and at least IndexRunBase, into every merge in progress, so that a merge
+// ends before the next of its level is due.
 void merge_position_index(Connection& db, std::uint64_t added);
 
 // Every (game, ply) whose stored key matches; in game order.
