@@ -93,10 +93,10 @@ std::unique_ptr<db::Connection> test_tables(const std::string& name) {
 }
 
 // Writes one run of the given keys (sorted here), each with count 1.
-void write_run(db::Connection& c, std::vector<std::int64_t> keys) {
+void write_run(db::Connection& c, std::vector<std::int64_t> keys, db::runs::Tables tables = TestTables) {
   std::sort(keys.begin(), keys.end());
   c.exec("BEGIN");
-  db::runs::Writer<CountedCodec> w(c, TestTables);
+  db::runs::Writer<CountedCodec> w(c, tables);
   for (auto k : keys) w.add(Counted{k, 1});
   w.finish();
   c.exec("COMMIT");
@@ -265,7 +265,7 @@ TEST_CASE("merges done a part at a time give what whole merges give, and lookups
     std::int64_t spread = std::int64_t(1) << (14 + r % 3 * 4);
     for (std::size_t i = 0; i < n; ++i) keys.push_back(std::int64_t(rng() % std::uint64_t(spread)));
     for (auto k : keys) ++expected[k];
-    write_run(*c, keys);
+    write_run(*c, keys, PartTables);
   }
   std::int64_t chunks_before = import_test::number(*c, "SELECT count(*) FROM tpost");
   std::vector<std::int64_t> probes;
@@ -301,6 +301,40 @@ TEST_CASE("merges done a part at a time give what whole merges give, and lookups
   CHECK(import_test::number(*c, "SELECT entries FROM tseg") == std::int64_t(expected.size()));
 }
 
+TEST_CASE("merges done in parts keep fewer than MergeFanout runs a level, and reach the levels above",
+          "[scale_merge]") {
+  // Runs of 40 entries, level 0 below 8 * 8: a level-3 run is 512 of them merged.
+  constexpr std::uint64_t Base = 8;
+  auto c = test_tables("parts_levels");
+  std::map<std::int64_t, std::uint64_t> expected;
+  std::uint64_t largest = 0;
+  for (std::int64_t run = 0; run < 600; ++run) {
+    std::vector<std::int64_t> keys;
+    for (std::int64_t i = 0; i < 40; ++i) keys.push_back((run * 7919 + i * 104729) % 100'003);
+    for (auto k : keys) ++expected[k];
+    write_run(*c, keys, PartTables);
+    c->exec("BEGIN");
+    db::runs::merge_by_size<CountedCodec>(*c, PartTables, Base, 50);
+    c->exec("COMMIT");
+    // The runs as the policy sees them: targets at the size they will have, not their sources.
+    auto r = db::runs::without_sources(db::runs::list(*c, PartTables));
+    std::map<int, std::size_t> per_level;
+    for (auto size : r.sizes) {
+      ++per_level[db::run_level(size, Base)];
+      largest = std::max(largest, size);
+    }
+    for (auto [level, runs] : per_level) {
+      INFO("after run " << run << ", level " << level);
+      REQUIRE(runs <= db::MergeFanout);  // eight while the eighth is still being merged into
+    }
+  }
+  CHECK(largest >= 512 * 40);  // a level-3 merge began
+  for (std::int64_t k : {std::int64_t(0), std::int64_t(7919), std::int64_t(50'000), std::int64_t(100'002)}) {
+    auto it = expected.find(k);
+    CHECK(count_of_key(*c, k) == (it == expected.end() ? 0 : it->second));
+  }
+}
+
 TEST_CASE("a part of a merge that is rolled back leaves the runs as they were", "[scale_merge]") {
   auto c = test_tables("parts_rollback");
   std::map<std::int64_t, std::uint64_t> expected;
@@ -308,7 +342,7 @@ TEST_CASE("a part of a merge that is rolled back leaves the runs as they were", 
     std::vector<std::int64_t> keys;
     for (std::int64_t k = 0; k < 3000; ++k) keys.push_back(k * 8 + r % 3);
     for (auto k : keys) ++expected[k];
-    write_run(*c, keys);
+    write_run(*c, keys, PartTables);
   }
   c->exec("BEGIN");
   db::runs::merge_by_size<CountedCodec>(*c, PartTables, db::IndexRunBase, 1000);
@@ -332,6 +366,24 @@ TEST_CASE("a part of a merge that is rolled back leaves the runs as they were", 
   auto runs = read_runs(*c);
   REQUIRE(runs.size() == 1);
   CHECK(runs[0].size() == expected.size());
+}
+
+TEST_CASE("a damaged table of merges in progress is refused by the writer, and lookups still end", "[scale_merge]") {
+  auto c = test_tables("parts_damaged");
+  for (int r = 0; r < 3; ++r) write_run(*c, {1, 2, 3, 10 + r}, PartTables);
+  auto ids = db::runs::list(*c, PartTables).ids;
+  REQUIRE(ids.size() == 3);
+  auto row = [](std::int64_t target, std::int64_t first) {
+    return "(" + std::to_string(target) + ", " + std::to_string(first) + ", 2, 0)";
+  };
+  // A merge into a run that does not exist, and two whose sources overlap.
+  for (const auto& rows : {row(ids[2] + 5, ids[0]), row(ids[1], ids[0]) + ", " + row(ids[2], ids[0])}) {
+    INFO(rows);
+    c->exec(std::string("DELETE FROM tmerge; INSERT INTO tmerge(target, first_source, boundary, written) VALUES ") +
+            rows);
+    CHECK_THROWS_AS(db::runs::merge_by_size<CountedCodec>(*c, PartTables, db::IndexRunBase, 1000), db::DbError);
+    CHECK(count_of_key(*c, 3) <= 3);
+  }
 }
 
 TEST_CASE("the position index answers every position while its merges are done in parts, and an import finishes them",
@@ -364,10 +416,11 @@ TEST_CASE("the position index answers every position while its merges are done i
     added += keys.size();
     for (std::size_t ply = 0; ply < keys.size(); ++ply) expected[db::index_key(keys[ply])].emplace_back(id, int(ply));
     if (g % 37 == 0) probes.push_back(keys[keys.size() / 2]);
-    if ((g + 1) % 10 != 0) continue;
+    if ((g + 1) % 5 != 0) continue;
     c->exec("BEGIN");
     w.flush(*c);
-    db::runs::merge_by_size<db::IndexCodec>(*c, Index, db::IndexRunBase, 1500);
+    // Runs of about 400 entries, level 0 below 512: merges of levels 1 and 2 in progress.
+    db::runs::merge_by_size<db::IndexCodec>(*c, Index, 64, 500);
     c->exec("COMMIT");
     ++steps;
     most_merges = std::max(most_merges, import_test::number(*c, "SELECT count(*) FROM segment_merge"));

@@ -61,6 +61,10 @@ struct Tables {
 
 // The boundary of a run no merge is reading: every entry counts.
 constexpr std::int64_t WholeRun = INT64_MIN;
+// Where merges are done in parts, new runs' ids are this far apart, so that a merge that
+// comes due over runs older than the newest can give its target the id after its last
+// source: runs are read in id order, which must stay the games' order.
+constexpr std::int64_t RunIdGap = 1 << 16;
 
 // Cuts entries, given in sorted order, into chunks and hands each to `emit` (its first and
 // last sql_key, its bytes and how many entries it holds). The codec is an object so that one
@@ -149,7 +153,10 @@ class Writer {
 
  private:
   static std::int64_t new_run(Connection& db, Tables t) {
-    db.prepare(std::string("INSERT INTO ") + t.segment + "(entries) VALUES (0)").run();
+    db.prepare(std::string("INSERT INTO ") + t.segment + "(id, entries) SELECT coalesce(max(id), 0) + ?, 0 FROM " +
+               t.segment)
+        .bind(1, t.merge ? RunIdGap : 1)
+        .run();
     return db.last_insert_id();
   }
 
@@ -215,12 +222,20 @@ inline bool merges_kept(Connection& db, Tables t) {
                         .step();
 }
 
+// The merges in progress; refuses a table whose merges overlap or lack their target, which
+// merging on would lose entries from (a damaged file: qipu never writes one).
 inline std::vector<Merge> merges(Connection& db, Tables t) {
   std::vector<Merge> out;
   if (!merges_kept(db, t)) return out;
-  auto st =
-      db.prepare(std::string("SELECT target, first_source, boundary, written FROM ") + t.merge + " ORDER BY target");
-  while (st.step()) out.push_back({st.int64(0), st.int64(1), st.int64(2), std::uint64_t(st.int64(3))});
+  auto st = db.prepare(std::string("SELECT target, first_source, boundary, written, (SELECT count(*) FROM ") +
+                       t.segment + " s WHERE s.id = m.target) FROM " + t.merge + " m ORDER BY target");
+  while (st.step()) {
+    Merge m{st.int64(0), st.int64(1), st.int64(2), std::uint64_t(st.int64(3))};
+    if (st.int64(4) != 1 || m.first_source >= m.target || (!out.empty() && m.first_source <= out.back().target))
+      throw DbError(std::string("the table ") + t.merge + " of merges in progress is damaged (merge into run " +
+                    std::to_string(m.target) + "): import the games into a new database");
+    out.push_back(m);
+  }
   return out;
 }
 
@@ -473,16 +488,20 @@ void merge_newest(Connection& db, Tables t, const Runs& r, std::size_t n) {
   delete_runs<Codec>(db, t, ids);
 }
 
-// Starts the merge of the newest n runs into a new run that comes after them (advance
-// writes it). Its entries column says the size it will have, so that the size policy
-// counts it at its level from the start.
-inline void start_merge(Connection& db, Tables t, const Runs& r, std::size_t n) {
+// Starts the merge of runs [first, last) of r into a new run with the id after the last
+// (advance writes it). Its entries column says the size it will have, so that the size
+// policy counts it at its level from the start.
+inline void start_merge(Connection& db, Tables t, const Runs& r, std::size_t first, std::size_t last) {
   std::uint64_t total = 0;
-  for (std::size_t i = r.ids.size() - n; i < r.ids.size(); ++i) total += r.sizes[i];
-  db.prepare(std::string("INSERT INTO ") + t.segment + "(entries) VALUES (?)").bind(1, std::int64_t(total)).run();
+  for (std::size_t i = first; i < last; ++i) total += r.sizes[i];
+  std::int64_t target = r.ids[last - 1] + 1;
+  db.prepare(std::string("INSERT INTO ") + t.segment + "(id, entries) VALUES (?, ?)")
+      .bind(1, target)
+      .bind(2, std::int64_t(total))
+      .run();
   db.prepare(std::string("INSERT INTO ") + t.merge + "(target, first_source, boundary, written) VALUES (?, ?, ?, 0)")
-      .bind(1, db.last_insert_id())
-      .bind(2, r.ids[r.ids.size() - n])
+      .bind(1, target)
+      .bind(2, r.ids[first])
       .bind(3, WholeRun)
       .run();
 }
@@ -532,27 +551,54 @@ void advance(Connection& db, Tables t, const Merge& m, std::uint64_t budget) {
   for (auto id : ids) del.bind(1, id).bind(2, *boundary).run();
 }
 
+// The runs [first, last) of r (the runs without merges' sources) that the size policy
+// would merge were the runs after them not there, and that may be merged now: none is the
+// target of a merge in progress, and the id after the last is free for the new target.
+// The newest groups first. A merge that came due while its runs were being written
+// (the eighth run of a level is a merge's target) is so started once they are.
+inline std::optional<std::pair<std::size_t, std::size_t>> due_merge(Connection& db, Tables t, const Runs& r,
+                                                                    std::uint64_t base) {
+  auto in_progress = merges(db, t);
+  auto id_taken = db.prepare(std::string("SELECT 1 FROM ") + t.segment + " WHERE id = ?");
+  for (std::size_t last = r.ids.size(); last > 0; --last) {
+    std::size_t n = runs_to_merge(std::vector<std::uint64_t>(r.sizes.begin(), r.sizes.begin() + last), base);
+    if (n == 0) continue;
+    std::int64_t first_id = r.ids[last - n], last_id = r.ids[last - 1];
+    if (std::any_of(in_progress.begin(), in_progress.end(),
+                    [&](const Merge& m) { return m.target >= first_id && m.target <= last_id; }))
+      continue;
+    bool taken = id_taken.bind(1, last_id + 1).step();
+    id_taken.reset();
+    if (!taken) return std::pair(last - n, last);
+  }
+  return std::nullopt;
+}
+
 // Merges runs while runs_to_merge says so. With a merge table, a merge is started rather
 // than done, and every merge in progress then writes `budget` entries more: the largest
 // merge (100 M entries at 1.28 M games) spread over the batches that follow, not held by one
-// (bench_import.md, "Merges a part at a time"). A merge due over the target of one in
-// progress waits until that one is done.
+// (bench_import.md, "Merges a part at a time").
 template <class Codec>
 void merge_by_size(Connection& db, Tables t, std::uint64_t base, std::uint64_t budget = UINT64_MAX) {
-  for (;;) {
-    auto r = without_sources(list(db, t));
-    std::size_t n = runs_to_merge(r.sizes, base);
-    if (n == 0) break;
-    if (!merges_kept(db, t)) {
+  if (!merges_kept(db, t)) {
+    for (;;) {
+      auto r = list(db, t);
+      std::size_t n = runs_to_merge(r.sizes, base);
+      if (n == 0) return;
       merge_newest<Codec>(db, t, r, n);
-      continue;
     }
-    std::int64_t first = r.ids[r.ids.size() - n];
-    auto in_progress = merges(db, t);
-    if (std::any_of(in_progress.begin(), in_progress.end(), [&](const Merge& m) { return m.target >= first; })) break;
-    start_merge(db, t, r, n);
   }
+  auto start_due = [&] {
+    for (;;) {
+      auto r = without_sources(list(db, t));
+      auto due = due_merge(db, t, r, base);
+      if (!due) return;
+      start_merge(db, t, r, due->first, due->second);
+    }
+  };
+  start_due();
   for (const auto& m : merges(db, t)) advance<Codec>(db, t, m, budget);
+  start_due();  // over the targets the advance finished
 }
 
 // The runs of level 0 merged into one.
