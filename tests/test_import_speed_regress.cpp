@@ -50,8 +50,8 @@ TEST_CASE("import keeps the runs its batches wrote: its end rewrites neither the
   REQUIRE(count_of(*c, "SELECT count(*) FROM game") == 600);
   CHECK(count_of(*c, "SELECT count(*) FROM segment") == 6);
   CHECK(count_of(*c, "SELECT count(*) FROM explore_segment") == 6);
-  // The runs are the batches' own (ids 1 to 6), not a merge's new one.
-  CHECK(count_of(*c, "SELECT max(id) FROM segment") == 6);
+  // The runs are the batches' own (the sixth id given, RunIdGap apart), not a merge's new one.
+  CHECK(count_of(*c, "SELECT max(id) FROM segment") == 6 * db::runs::RunIdGap);
   CHECK(count_of(*c, "SELECT max(id) FROM explore_segment") == 6);
   // Every game is found at the start position, through the index and through the aggregate.
   CHECK(db::lookup_position(*c, Position().key()).size() == 600);
