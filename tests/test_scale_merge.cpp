@@ -386,6 +386,75 @@ TEST_CASE("a damaged table of merges in progress is refused by the writer, and l
   }
 }
 
+TEST_CASE("a damaged run whose keys go back does not hold a merge in parts at one boundary", "[scale_merge]") {
+  auto c = test_tables("parts_keys_back");
+  std::vector<std::int64_t> first;
+  for (std::int64_t k = 1; k <= 51; ++k) first.push_back(k);
+  write_run(*c, first, PartTables);
+  for (int r = 1; r < 8; ++r) write_run(*c, {1'000'000}, PartTables);
+  // The first run's chunk, damaged: after key 51 a delta that takes the key round to
+  // INT64_MIN, the boundary of a merge that has not begun. With a budget of 50 the first
+  // part stops there, after 1 to 51.
+  std::string data;
+  char buf[2 * db::MaxVarint];
+  for (std::int64_t k = 1; k <= 51; ++k) data.append(buf, db::put_varint(db::put_varint(buf, k == 1 ? 0 : 1), 1));
+  data.append(buf, db::put_varint(db::put_varint(buf, (std::uint64_t(1) << 63) - 51), 1));
+  c->prepare("UPDATE tpost SET data = ? WHERE segment = (SELECT min(id) FROM tseg)")
+      .bind_blob(1, data.data(), data.size())
+      .run();
+  for (int step = 0; step < 10 && merges_in_progress(*c) + import_test::number(*c, "SELECT count(*) FROM tseg") > 1;
+       ++step) {
+    c->exec("BEGIN");
+    db::runs::merge_by_size<CountedCodec>(*c, PartTables, db::IndexRunBase, 50);
+    c->exec("COMMIT");
+  }
+  // Before: every part wrote 1 to 51 into the target again, the boundary staying at INT64_MIN.
+  CHECK(merges_in_progress(*c) == 0);
+  CHECK(import_test::number(*c, "SELECT count(*) FROM tpost") <= 2);
+  // One run of what the damaged one held, once: 1 to 51, INT64_MIN, and 1,000,000 seven times.
+  CHECK(import_test::number(*c, "SELECT entries FROM tseg") == 53);
+  CHECK(count_of_key(*c, 1'000'000) == 7);
+}
+
+TEST_CASE("a damaged run of a million empty chunks is merged without overflowing the merge thread's stack",
+          "[scale_merge]") {
+  auto c = test_tables("empty_chunks");
+  for (int r = 0; r < 8; ++r) write_run(*c, {1, 2, 3, 1'000'000 + r}, PartTables);
+  c->exec(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000)"
+      " INSERT INTO tpost(segment, first_key, last_key, data) SELECT (SELECT min(id) FROM tseg), 5, 5, x'' FROM n");
+  c->exec("BEGIN");
+  db::runs::merge_by_size<CountedCodec>(*c, PartTables, db::IndexRunBase, UINT64_MAX);  // crashed (SIGSEGV)
+  c->exec("COMMIT");
+  CHECK(merges_in_progress(*c) == 0);
+  auto runs = read_runs(*c);
+  REQUIRE(runs.size() == 1);
+  std::vector<std::pair<std::int64_t, std::uint64_t>> got;
+  for (const auto& e : runs[0]) got.emplace_back(e.key, e.count);
+  std::vector<std::pair<std::int64_t, std::uint64_t>> want{{1, 8}, {2, 8}, {3, 8}};
+  for (std::int64_t r = 0; r < 8; ++r) want.emplace_back(1'000'000 + r, 1);
+  CHECK(got == want);
+}
+
+TEST_CASE("a damaged file whose largest run id is INT64_MAX is refused with a clear error", "[scale_merge]") {
+  auto c = test_tables("max_id");
+  for (int r = 0; r < 7; ++r) write_run(*c, {1, 2, 3}, PartTables);
+  c->exec("INSERT INTO tseg(id, entries) VALUES (9223372036854775807, 1)");
+  c->exec("INSERT INTO tpost(segment, first_key, last_key, data) VALUES (9223372036854775807, 4, 4, x'0001')");
+  // Eight runs of level 0: the merge is due, but there is no id after the last for its
+  // target (last id + 1 overflowed, and the merge into run INT64_MIN was then refused).
+  c->exec("BEGIN");
+  CHECK_NOTHROW(db::runs::merge_by_size<CountedCodec>(*c, PartTables, db::IndexRunBase, 1000));
+  c->exec("ROLLBACK");
+  // A new run has no id either (SQLite's max(id) + gap became a real: "datatype mismatch").
+  c->exec("BEGIN");
+  try {
+    db::runs::Writer<CountedCodec> w(*c, PartTables);
+    FAIL("a run was given an id");
+  } catch (const db::DbError& e) { CHECK_THAT(e.what(), Catch::Contains("no ids left")); }
+  c->exec("ROLLBACK");
+}
+
 TEST_CASE("the position index answers every position while its merges are done in parts, and an import finishes them",
           "[scale_merge]") {
   auto games = import_test::world_championships();

@@ -153,11 +153,16 @@ class Writer {
 
  private:
   static std::int64_t new_run(Connection& db, Tables t) {
-    db.prepare(std::string("INSERT INTO ") + t.segment + "(id, entries) SELECT coalesce(max(id), 0) + ?, 0 FROM " +
-               t.segment)
-        .bind(1, t.merge ? RunIdGap : 1)
-        .run();
-    return db.last_insert_id();
+    const std::int64_t gap = t.merge ? RunIdGap : 1;
+    auto last = db.prepare(std::string("SELECT coalesce(max(id), 0) FROM ") + t.segment);
+    std::int64_t id = last.step() ? last.int64(0) : 0;
+    // Room for the new run and the targets that may follow it (one id each): a damaged
+    // file's largest id made SQLite's sum a real number ("datatype mismatch").
+    if (id > INT64_MAX - 2 * gap)
+      throw DbError(std::string("the runs of ") + t.segment +
+                    " have no ids left (a damaged file): import the games into a new database");
+    db.prepare(std::string("INSERT INTO ") + t.segment + "(id, entries) VALUES (?, 0)").bind(1, id + gap).run();
+    return id + gap;
   }
 
   Connection& db_;
@@ -331,28 +336,31 @@ class ParallelMerge {
   static constexpr std::size_t MaxQueued = 256;  // chunks given, not yet decoded: about 1 MB
 
   // The current entry of run i, decoding its next chunk when needed; nullptr at its end.
+  // A loop, not a call for each chunk that gives no entry: a damaged file's run of a
+  // million empty chunks overflowed the thread's stack.
   const Entry* current(RunBuffer<Codec>& r) {
-    if (r.at < r.entries.size()) return &r.entries[r.at];
-    std::pair<std::int64_t, std::string> chunk;
-    {
-      std::unique_lock lock(mu_);
-      starved_ = r.chunks.empty() && !r.ended;
-      if (starved_) cv_.notify_all();
-      cv_.wait(lock, [&] { return !r.chunks.empty() || r.ended || stop_; });
-      starved_ = false;
-      if (r.chunks.empty()) return nullptr;
-      chunk = std::move(r.chunks.front());
-      r.chunks.pop_front();
-      --queued_;
-      cv_.notify_all();
+    while (r.at >= r.entries.size()) {
+      std::pair<std::int64_t, std::string> chunk;
+      {
+        std::unique_lock lock(mu_);
+        starved_ = r.chunks.empty() && !r.ended;
+        if (starved_) cv_.notify_all();
+        cv_.wait(lock, [&] { return !r.chunks.empty() || r.ended || stop_; });
+        starved_ = false;
+        if (r.chunks.empty()) return nullptr;
+        chunk = std::move(r.chunks.front());
+        r.chunks.pop_front();
+        --queued_;
+        cv_.notify_all();
+      }
+      r.entries.clear();
+      r.at = 0;
+      Codec::decode(chunk.first, chunk.second, [&](const Entry& e) {
+        if (Codec::sql_key(e) >= from_) r.entries.push_back(e);
+        return true;
+      });
     }
-    r.entries.clear();
-    r.at = 0;
-    Codec::decode(chunk.first, chunk.second, [&](const Entry& e) {
-      if (Codec::sql_key(e) >= from_) r.entries.push_back(e);
-      return true;
-    });
-    return r.entries.empty() ? current(r) : &r.entries[0];
+    return &r.entries[r.at];
   }
 
   // Not bounded: the caller's thread takes the cut chunks after each chunk it gives, and the
@@ -388,7 +396,10 @@ class ParallelMerge {
       for (;;) {
         std::size_t best = tree[1];
         if (!heads[best] || stop_) break;
-        if (pending && cut >= budget_ && Codec::sql_key(*heads[best]) != Codec::sql_key(*pending)) {
+        // At a key above the last one cut, so that the boundary always moves on: in a damaged
+        // run whose keys go back it could stay where it was, and every part then wrote the
+        // same entries into the target again, a merge that never ends.
+        if (pending && cut >= budget_ && Codec::sql_key(*heads[best]) > Codec::sql_key(*pending)) {
           boundary_ = Codec::sql_key(*heads[best]);
           break;
         }
@@ -564,6 +575,7 @@ inline std::optional<std::pair<std::size_t, std::size_t>> due_merge(Connection& 
     std::size_t n = runs_to_merge(std::vector<std::uint64_t>(r.sizes.begin(), r.sizes.begin() + last), base);
     if (n == 0) continue;
     std::int64_t first_id = r.ids[last - n], last_id = r.ids[last - 1];
+    if (last_id == INT64_MAX) continue;  // no id after it (a damaged file)
     if (std::any_of(in_progress.begin(), in_progress.end(),
                     [&](const Merge& m) { return m.target >= first_id && m.target <= last_id; }))
       continue;
