@@ -51,7 +51,8 @@ struct CountedCodec {
     std::int64_t prev = begin->key;
     const Entry* e = begin;
     for (; e != end; ++e) {
-      char* q = db::put_varint(db::put_varint(p, std::uint64_t(e->key - prev)), e->count);
+      // Unsigned: a damaged run's keys may go back by more than an int64 holds.
+      char* q = db::put_varint(db::put_varint(p, std::uint64_t(e->key) - std::uint64_t(prev)), e->count);
       if (std::size_t(q - out.data()) > db::runs::ChunkBytes && e != begin) break;
       p = q;
       prev = e->key;
