@@ -387,6 +387,26 @@ TEST_CASE("a damaged table of merges in progress is refused by the writer, and l
   }
 }
 
+TEST_CASE("a chunk that does not decode is an error for lookups and merges, not entries left out", "[scale_merge]") {
+  auto c = test_tables("undecodable");
+  for (int r = 0; r < 8; ++r) write_run(*c, {1, 2, 3, 10 + r});
+  // A varint whose continuation bit promises a byte that is not there.
+  c->exec("UPDATE tpost SET data = x'0180' WHERE segment = (SELECT min(id) FROM tseg)");
+  auto count_2 = [&] {
+    std::uint64_t n = 0;
+    db::runs::for_each_from<CountedCodec>(*c, TestTables, 2, [&](const Counted& e) {
+      n += e.key == 2;
+      return e.key <= 2;
+    });
+    return n;
+  };
+  CHECK_THROWS_AS(count_2(), db::DbError);  // before: 7 of the 8, as if the damaged run had none
+  c->exec("BEGIN");
+  CHECK_THROWS_AS(db::runs::merge_by_size<CountedCodec>(*c, TestTables, db::IndexRunBase), db::DbError);
+  c->exec("ROLLBACK");
+  CHECK(import_test::number(*c, "SELECT count(*) FROM tseg") == 8);  // nothing merged away
+}
+
 TEST_CASE("a damaged run whose keys go back does not hold a merge in parts at one boundary", "[scale_merge]") {
   auto c = test_tables("parts_keys_back");
   std::vector<std::int64_t> first;

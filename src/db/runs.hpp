@@ -355,10 +355,13 @@ class ParallelMerge {
       }
       r.entries.clear();
       r.at = 0;
-      Codec::decode(chunk.first, chunk.second, [&](const Entry& e) {
-        if (Codec::sql_key(e) >= from_) r.entries.push_back(e);
-        return true;
-      });
+      if (!Codec::decode(chunk.first, chunk.second, [&](const Entry& e) {
+            if (Codec::sql_key(e) >= from_) r.entries.push_back(e);
+            return true;
+          }))
+        throw DbError(
+            "a chunk of a run being merged does not decode (a damaged file): import the games into a new "
+            "database");
     }
     return &r.entries[r.at];
   }
@@ -649,8 +652,10 @@ void for_each_from(Connection& db, Tables t, std::int64_t key, F&& f) {
     bool more = true;
     while (more && st.step()) {
       if (st.int64(0) > key) break;
-      Codec::decode(st.int64(0), st.blob(1),
-                    [&](const typename Codec::Entry& e) { return Codec::sql_key(e) < from || (more = f(e)); });
+      if (!Codec::decode(st.int64(0), st.blob(1),
+                         [&](const typename Codec::Entry& e) { return Codec::sql_key(e) < from || (more = f(e)); }))
+        throw DbError(std::string("a chunk of run ") + std::to_string(r.ids[i]) + " in " + t.posting +
+                      " does not decode (a damaged file): import the games into a new database");
     }
     st.reset();
   }
