@@ -52,7 +52,8 @@ class PositionIndexWriter {
 // tree: when the newest MergeFanout runs are of one level (sizes within a factor
 // MergeFanout of each other, above `base`), they become one run of the next level. Each
 // entry is so rewritten about log_MergeFanout(total / base) times whatever the database's
-// size, and a lookup reads at most MergeFanout - 1 runs a level.
+// size, and a lookup reads at most MergeFanout runs a level, and the sources of the merges
+// in progress (merge_position_index).
 constexpr std::uint64_t MergeFanout = 8;
 // Runs below MergeFanout times this many entries are of level 0. At most the entries of a
 // default batch (20,000 games of 60-85 plies: 1.2-1.7 M), so that the merge of eight batches
