@@ -240,6 +240,14 @@ TEST_CASE("the WAL stays bounded while an import commits many batches, and a kil
 
 namespace {
 
+// Games [first, last) imported into c by one Importer.
+void import_games(db::Connection& c, const std::vector<game::GameRecord>& games, std::size_t first, std::size_t last,
+                  const db::ImportOptions& o) {
+  db::Importer imp(c, o);
+  for (std::size_t g = first; g < last; ++g) imp.add("test", games[g], *db::encode_game(games[g]));
+  imp.finish();
+}
+
 // The count of `key` in the runs as a lookup reads them (runs::for_each_from).
 std::uint64_t count_of_key(db::Connection& c, std::int64_t key) {
   std::uint64_t n = 0;
@@ -482,14 +490,10 @@ TEST_CASE("the position index answers every position while its merges are done i
   REQUIRE(games.size() > 600);
   fs::path path = import_test::temp_db("scale_merge", "index_parts");
   auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
-  {
-    // The games' rows (ids 1 to 600), without index entries: the test writes those itself.
-    db::ImportOptions o;
-    o.position_index = false;
-    db::Importer imp(*c, o);
-    for (std::size_t g = 0; g < 600; ++g) imp.add("test", games[g], *db::encode_game(games[g]));
-    imp.finish();
-  }
+  // The games' rows (ids 1 to 600), without index entries: the test writes those itself.
+  db::ImportOptions rows_only;
+  rows_only.position_index = false;
+  import_games(*c, games, 0, 600, rows_only);
   REQUIRE(import_test::number(*c, "SELECT max(id) FROM game") == 600);
   constexpr db::runs::Tables Index{"segment", "posting", "segment_merge"};
   // What every position's lookup must give, from the games' own keys.
@@ -527,13 +531,7 @@ TEST_CASE("the position index answers every position while its merges are done i
   }
   CHECK(most_merges >= 1);  // merges were in progress between batches
   // An import into the database goes on with them (at least IndexRunBase entries a batch).
-  {
-    db::ImportOptions o;
-    o.allow_duplicates = true;
-    db::Importer imp(*c, o);
-    for (std::size_t g = 600; g < 610; ++g) imp.add("test", games[g], *db::encode_game(games[g]));
-    imp.finish();
-  }
+  import_games(*c, games, 600, 610, {});
   CHECK(import_test::number(*c, "SELECT count(*) FROM segment_merge") == 0);
   auto at_start = db::lookup_position(*c, Position().key());
   CHECK(at_start.size() == 610);
@@ -551,10 +549,7 @@ TEST_CASE("a version 4 database is read as it is and gains the merge table when 
   fs::path path = import_test::temp_db("scale_merge", "version4");
   {
     auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
-    db::ImportOptions o;
-    db::Importer imp(*c, o);
-    for (std::size_t g = 0; g < 50; ++g) imp.add("test", games[g], *db::encode_game(games[g]));
-    imp.finish();
+    import_games(*c, games, 0, 50, {});
     c->exec("DROP TABLE segment_merge; PRAGMA user_version = 4");
   }
   {

@@ -482,8 +482,7 @@ std::optional<std::int64_t> merge_into(Connection& db, Tables t, const std::vect
   return merge.boundary();
 }
 
-template <class Codec>
-void delete_runs(Connection& db, Tables t, const std::vector<std::int64_t>& ids) {
+inline void delete_runs(Connection& db, Tables t, const std::vector<std::int64_t>& ids) {
   auto del_postings = db.prepare(std::string("DELETE FROM ") + t.posting + " WHERE segment = ?");
   auto del_segment = db.prepare(std::string("DELETE FROM ") + t.segment + " WHERE id = ?");
   for (auto id : ids) {
@@ -499,7 +498,7 @@ void merge_newest(Connection& db, Tables t, const Runs& r, std::size_t n) {
   Writer<Codec> out(db, t);
   merge_into(db, t, ids, out, WholeRun, UINT64_MAX);
   out.finish();
-  delete_runs<Codec>(db, t, ids);
+  delete_runs(db, t, ids);
 }
 
 // Starts the merge of runs [first, last) of r into a new run with the id after the last
@@ -548,7 +547,7 @@ void advance(Connection& db, Tables t, const Merge& m, std::uint64_t budget) {
   out.finish();
   std::int64_t written = std::int64_t(m.written + out.count());
   if (!boundary) {
-    delete_runs<Codec>(db, t, ids);
+    delete_runs(db, t, ids);
     db.prepare(std::string("UPDATE ") + t.segment + " SET entries = ? WHERE id = ?")
         .bind(1, written)
         .bind(2, m.target)
