@@ -26,6 +26,7 @@ struct Batch {
   std::vector<pgn::SyntaxError> input_errors;  // the workers' (outside any game)
   std::vector<pgn::SyntaxError> read_errors;   // the input's own, after the games read before them
   std::size_t bytes = 0;
+  std::size_t worker = 0;  // who replayed it, and frees it
 };
 
 constexpr std::size_t BatchGames = 256;
@@ -117,10 +118,12 @@ class Runner {
   void run() {
     unsigned n = worker_count(opts_.jobs);
     if (n == 1) return run_alone();
-    for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this] {
-      leave_interrupts_to_caller();
-      work();
-    });
+    spent_.resize(n);
+    for (unsigned i = 0; i < n; ++i)
+      threads_.emplace_back([this, i] {
+        leave_interrupts_to_caller();
+        work(i);
+      });
     try {
       for (std::size_t i = 0; i < inputs_.size(); ++i) read_input(i);
       close_queue();
@@ -242,8 +245,9 @@ class Runner {
     while (next_seq_ - delivered_ > InFlightPerWorker * threads_.size() + 2) deliver_next();
   }
 
-  void work() {
+  void work(std::size_t id) {
     Worker w(opts_, hooks_);
+    std::vector<Batch> spent;
     for (;;) {
       Batch b;
       {
@@ -252,7 +256,10 @@ class Runner {
         if (queue_.empty()) return;
         b = std::move(queue_.front());
         queue_.pop_front();
+        spent.swap(spent_[id]);
       }
+      spent.clear();
+      b.worker = id;
       w.run(b);
       {
         std::lock_guard lock(mu_);
@@ -282,6 +289,10 @@ class Runner {
       b.hooks->game(rep, b.records[k], k);
     }
     if (hooks_.progress) hooks_.progress(bytes_read_, games_);
+    // The worker that made the records frees them: freed here, each went back to that
+    // worker's malloc arena under its lock, which the worker was taking at the same time.
+    std::lock_guard lock(mu_);
+    spent_[b.worker].push_back(std::move(b));
   }
 
   // Reports inputs before `upto` as done, once each.
@@ -299,6 +310,7 @@ class Runner {
   std::condition_variable cv_work_, cv_done_;
   std::deque<Batch> queue_;
   std::map<std::size_t, Batch> done_;
+  std::vector<std::vector<Batch>> spent_;  // delivered, by the worker that frees them
   bool closing_ = false;
   std::size_t next_seq_ = 0, delivered_ = 0, finished_ = 0;
   std::uint64_t bytes_read_ = 0, games_ = 0;
