@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,8 +14,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <utility>
 
@@ -640,15 +643,35 @@ bool HashSet64::full_with(std::size_t n, std::size_t slots) { return 4 * n > 3 *
 void HashSet64::reserve(std::size_t n) {
   std::size_t slots = 16;
   while (full_with(n, slots)) slots *= 2;
-  if (slots > slots_.size()) grow(slots);
+  if (slots > slot_count_) grow(slots);
+}
+
+void HashSet64::Free::operator()(std::uint64_t* p) const { std::free(p); }
+
+// Zeroed slots, on the kernel's huge pages when large: each probe of a large set lands on a
+// page of its own, which on 4 KB pages is a TLB miss and, the first time, a page fault.
+HashSet64::Slots HashSet64::zeroed_slots(std::size_t n) {
+  constexpr std::size_t Huge = std::size_t(1) << 21;
+  const std::size_t bytes = n * sizeof(std::uint64_t);
+  if (bytes < Huge) {
+    Slots s(static_cast<std::uint64_t*>(std::calloc(n, sizeof(std::uint64_t))));
+    if (!s) throw std::bad_alloc();
+    return s;
+  }
+  Slots s(static_cast<std::uint64_t*>(std::aligned_alloc(Huge, bytes)));  // bytes: a power of two
+  if (!s) throw std::bad_alloc();
+  madvise(s.get(), bytes, MADV_HUGEPAGE);  // advice only: without it, 4 KB pages
+  std::memset(s.get(), 0, bytes);
+  return s;
 }
 
 void HashSet64::grow(std::size_t slots) {
-  std::vector<std::uint64_t> old(slots, 0);
+  Slots old = zeroed_slots(slots);
+  std::size_t old_count = std::exchange(slot_count_, slots);
   old.swap(slots_);
   size_ = 0;
-  for (auto h : old)
-    if (h) insert(h);
+  for (std::size_t i = 0; i < old_count; ++i)
+    if (old[i]) insert(old[i]);
 }
 
 // The slot where h's probe starts. FNV-1a's low bits depend on the input's low bits only:
@@ -656,13 +679,13 @@ void HashSet64::grow(std::size_t slots) {
 std::size_t HashSet64::home(std::uint64_t h) const {
   std::uint64_t m = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
   m ^= m >> 33;
-  return std::size_t(m) & (slots_.size() - 1);
+  return std::size_t(m) & (slot_count_ - 1);
 }
 
 bool HashSet64::insert(std::uint64_t h) {
   if (h == 0) return !std::exchange(has_zero_, true);
-  if (full_with(size_ + 1, slots_.size())) grow(std::max<std::size_t>(16, 2 * slots_.size()));
-  std::size_t mask = slots_.size() - 1;
+  if (full_with(size_ + 1, slot_count_)) grow(std::max<std::size_t>(16, 2 * slot_count_));
+  std::size_t mask = slot_count_ - 1;
   for (std::size_t i = home(h);; i = (i + 1) & mask) {
     if (slots_[i] == h) return false;
     if (slots_[i] == 0) {
@@ -679,7 +702,7 @@ bool HashSet64::insert(std::uint64_t h) {
 void HashSet64::insert(const std::uint64_t* begin, const std::uint64_t* end) {
   constexpr std::ptrdiff_t Ahead = 8;
   for (const std::uint64_t* h = begin; h != end; ++h) {
-    if (end - h > Ahead && !slots_.empty()) __builtin_prefetch(&slots_[home(h[Ahead])]);
+    if (end - h > Ahead && slot_count_ > 0) __builtin_prefetch(&slots_[home(h[Ahead])]);
     insert(*h);
   }
 }

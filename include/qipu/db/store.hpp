@@ -109,13 +109,19 @@ class HashSet64 {
   void insert(const std::uint64_t* begin, const std::uint64_t* end);
   [[nodiscard]] std::size_t size() const { return size_ + has_zero_; }
   // Bytes of its array.
-  [[nodiscard]] std::size_t bytes() const { return slots_.size() * sizeof(std::uint64_t); }
+  [[nodiscard]] std::size_t bytes() const { return slot_count_ * sizeof(std::uint64_t); }
 
  private:
   static bool full_with(std::size_t n, std::size_t slots);
   [[nodiscard]] std::size_t home(std::uint64_t h) const;
   void grow(std::size_t slots);
-  std::vector<std::uint64_t> slots_;
+  struct Free {
+    void operator()(std::uint64_t* p) const;
+  };
+  using Slots = std::unique_ptr<std::uint64_t[], Free>;
+  static Slots zeroed_slots(std::size_t n);
+  Slots slots_;
+  std::size_t slot_count_ = 0;  // a power of two
   std::size_t size_ = 0;
   bool has_zero_ = false;
 };
