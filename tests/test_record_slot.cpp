@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <stdexcept>
 
 #include "qipu/db/eco.hpp"
 #include "qipu/db/store.hpp"
@@ -82,6 +83,22 @@ std::vector<std::pair<std::string, Seen>> values_by_game(unsigned jobs) {
 }
 
 }  // namespace
+
+// An import onto a full disk throws from `game` (the hostile tests): the error must
+// reach the caller once the workers have stopped, with no game handed on after it.
+TEST_CASE("pipeline: an error thrown by `game` reaches the caller, with no game after it", "[game][slot]") {
+  for (unsigned jobs : {2u, 4u}) {
+    game::PipelineOptions o;
+    o.jobs = jobs;
+    game::PipelineCallbacks<Seen> cb;
+    std::size_t games = 0;
+    cb.game = [&](const game::InputReport&, game::GameRecord&, Seen&) {
+      if (++games == 500) throw std::runtime_error("disk full");
+    };
+    CHECK_THROWS_WITH(game::run_pipeline(Samples, o, cb), "disk full");
+    CHECK(games == 500);
+  }
+}
 
 TEST_CASE("pipeline: each game's value is its own, from its first move to its turn", "[game][slot]") {
   auto one = values_by_game(1);

@@ -648,8 +648,8 @@ void HashSet64::reserve(std::size_t n) {
 
 void HashSet64::Free::operator()(std::uint64_t* p) const { std::free(p); }
 
-// Zeroed slots, on the kernel's huge pages when large: each probe of a large set lands on a
-// page of its own, which on 4 KB pages is a TLB miss and, the first time, a page fault.
+// Zeroed slots, on the kernel's huge pages when large: zeroing 4 KB pages took a fault
+// each, and each probe of a large set after that was a TLB miss.
 HashSet64::Slots HashSet64::zeroed_slots(std::size_t n) {
   constexpr std::size_t Huge = std::size_t(1) << 21;
   const std::size_t bytes = n * sizeof(std::uint64_t);
@@ -658,7 +658,8 @@ HashSet64::Slots HashSet64::zeroed_slots(std::size_t n) {
     if (!s) throw std::bad_alloc();
     return s;
   }
-  Slots s(static_cast<std::uint64_t*>(std::aligned_alloc(Huge, bytes)));  // bytes: a power of two
+  // n is a power of two (grow's callers), so bytes is a multiple of Huge.
+  Slots s(static_cast<std::uint64_t*>(std::aligned_alloc(Huge, bytes)));
   if (!s) throw std::bad_alloc();
   madvise(s.get(), bytes, MADV_HUGEPAGE);  // advice only: without it, 4 KB pages
   std::memset(s.get(), 0, bytes);

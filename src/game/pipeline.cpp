@@ -26,7 +26,7 @@ struct Batch {
   std::vector<pgn::SyntaxError> input_errors;  // the workers' (outside any game)
   std::vector<pgn::SyntaxError> read_errors;   // the input's own, after the games read before them
   std::size_t bytes = 0;
-  std::size_t worker = 0;  // who replayed it, and frees it
+  std::size_t worker = 0;  // who replayed it, and frees it when it can
 };
 
 constexpr std::size_t BatchGames = 256;
@@ -289,10 +289,12 @@ class Runner {
       b.hooks->game(rep, b.records[k], k);
     }
     if (hooks_.progress) hooks_.progress(bytes_read_, games_);
-    // The worker that made the records frees them: freed here, each went back to that
-    // worker's malloc arena under its lock, which the worker was taking at the same time.
+    // The worker that made the records frees them: freed here, most of their memory went
+    // back to that worker's malloc arena under its lock while the worker allocated from it.
+    // A worker that is not taking batches is left at most a batch in flight's worth; the
+    // rest, and those left when the workers have ended, are freed here, after the lock.
     std::lock_guard lock(mu_);
-    spent_[b.worker].push_back(std::move(b));
+    if (spent_[b.worker].size() < InFlightPerWorker) spent_[b.worker].push_back(std::move(b));
   }
 
   // Reports inputs before `upto` as done, once each.

@@ -101,6 +101,9 @@ struct RosterTags;
 // check of a ten-million-game database fits in 128 MB. Hash 0 is kept aside.
 class HashSet64 {
  public:
+  HashSet64() = default;
+  HashSet64(const HashSet64&) = delete;  // and no moves: a moved-from set would keep its counts
+  HashSet64& operator=(const HashSet64&) = delete;
   // Room for n hashes without growing.
   void reserve(std::size_t n);
   // True when h was not there (and is now).
@@ -121,7 +124,7 @@ class HashSet64 {
   using Slots = std::unique_ptr<std::uint64_t[], Free>;
   static Slots zeroed_slots(std::size_t n);
   Slots slots_;
-  std::size_t slot_count_ = 0;  // a power of two
+  std::size_t slot_count_ = 0;  // 0 or a power of two
   std::size_t size_ = 0;
   bool has_zero_ = false;
 };

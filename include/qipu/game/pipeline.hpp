@@ -86,7 +86,9 @@ struct PipelineCallbacks {
   // memory and are freed by the thread that allocated them. Not called with one job,
   // where each record goes straight to `game` and the replayer reuses its memory.
   std::function<typename Sig::Each> trim;
-  // Each game, in input order, on the calling thread.
+  // Each game, in input order, on the calling thread. With more than one job, the record
+  // and its value are freed afterwards on a worker (the one that made them, mostly): keep
+  // nothing of them, and give `Extra` no destructor that needs the calling thread.
   std::function<typename Sig::Game> game;
   // Once per input, after its last game.
   std::function<void(const InputReport&)> input_done;
