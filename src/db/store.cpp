@@ -652,16 +652,11 @@ void HashSet64::Free::operator()(std::uint64_t* p) const { std::free(p); }
 // each, and each probe of a large set after that was a TLB miss.
 HashSet64::Slots HashSet64::zeroed_slots(std::size_t n) {
   constexpr std::size_t Huge = std::size_t(1) << 21;
+  // n is a power of two (grow's callers), so bytes is a multiple of the alignment.
   const std::size_t bytes = n * sizeof(std::uint64_t);
-  if (bytes < Huge) {
-    Slots s(static_cast<std::uint64_t*>(std::calloc(n, sizeof(std::uint64_t))));
-    if (!s) throw std::bad_alloc();
-    return s;
-  }
-  // n is a power of two (grow's callers), so bytes is a multiple of Huge.
-  Slots s(static_cast<std::uint64_t*>(std::aligned_alloc(Huge, bytes)));
+  Slots s(static_cast<std::uint64_t*>(std::aligned_alloc(std::min(bytes, Huge), bytes)));
   if (!s) throw std::bad_alloc();
-  madvise(s.get(), bytes, MADV_HUGEPAGE);  // advice only: without it, 4 KB pages
+  if (bytes >= Huge) madvise(s.get(), bytes, MADV_HUGEPAGE);  // advice only: without it, 4 KB pages
   std::memset(s.get(), 0, bytes);
   return s;
 }
