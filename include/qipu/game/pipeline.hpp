@@ -83,8 +83,8 @@ struct PipelineCallbacks {
   std::function<typename Sig::Each> prepare;
   // Each game, on its worker after `prepare`, before the record waits its turn for the
   // calling thread: frees what `game` will not read, so that waiting records hold little
-  // memory and are freed by the thread that allocated them. Not called with one job,
-  // where each record goes straight to `game` and the replayer reuses its memory.
+  // memory. Not called with one job, where each record goes straight to `game` and the
+  // replayer reuses its memory.
   std::function<typename Sig::Each> trim;
   // Each game, in input order, on the calling thread. With more than one job, the record
   // and its value are freed afterwards on a worker (the one that made them, mostly): keep
