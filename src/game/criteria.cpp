@@ -221,9 +221,9 @@ std::vector<Key> position_keys(const GameRecord& rec) {
 
 namespace {
 
-using Problem = std::optional<CriteriaProblem>;
+using FoundProblem = std::optional<CriteriaProblem>;
 
-Problem check_names(const Criteria& c) {
+FoundProblem check_names(const Criteria& c) {
   const std::pair<const char*, const std::string*> people[] = {
       {"white", &c.white}, {"black", &c.black}, {"player", &c.player}};
   const std::pair<const char*, const std::string*> places[] = {
@@ -243,7 +243,7 @@ Problem check_names(const Criteria& c) {
   return std::nullopt;
 }
 
-Problem check_tags(const Criteria& c) {
+FoundProblem check_tags(const Criteria& c) {
   for (const auto& t : c.tags) {
     if (t.name.empty() || t.name.find_first_of(" \"[]") != std::string::npos)
       return CriteriaProblem{"tag", "expected NAME=VALUE or NAME~REGEX, such as Round=5 or Event~Olympiad"};
@@ -253,7 +253,7 @@ Problem check_tags(const Criteria& c) {
   return std::nullopt;
 }
 
-Problem check_values(const Criteria& c) {
+FoundProblem check_values(const Criteria& c) {
   static const std::set<std::string, std::less<>> results = {"1-0", "0-1", "1/2-1/2", "*", "decisive", "draw"};
   if (!c.result.empty() && !results.count(c.result))
     return CriteriaProblem{"result", "expected 1-0, 0-1, 1/2-1/2, *, decisive or draw"};
@@ -273,7 +273,7 @@ Problem check_values(const Criteria& c) {
   return std::nullopt;
 }
 
-Problem check_positions(const Criteria& c) {
+FoundProblem check_positions(const Criteria& c) {
   if (!c.fen.empty())
     if (auto r = Position::from_fen(c.fen); !r) return CriteriaProblem{"fen", r.error()};
   if (!c.moves.empty())

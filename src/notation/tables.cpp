@@ -16,7 +16,7 @@ Notation letters(std::string_view code, std::string_view desc, std::string_view 
   return Notation{code, desc, PieceNames{code, {"", "", n, b, r, q, k}}, false, std::move(pawn)};
 }
 
-std::vector<Notation> build_tables() {
+std::vector<Notation> build_notations() {
   std::vector<Notation> t;
   t.push_back(letters("en", "English SAN (the PGN standard)", "N", "B", "R", "Q", "K", {"P"}));
   t.push_back(Notation{"zh",
@@ -54,7 +54,7 @@ std::vector<Notation> build_tables() {
 }  // namespace
 
 const std::vector<Notation>& notations() {
-  static const std::vector<Notation> tables = build_tables();
+  static const std::vector<Notation> tables = build_notations();
   return tables;
 }
 
