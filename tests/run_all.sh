@@ -70,7 +70,7 @@ cmake --build build-asan -j2 --target qipu_tests "${targets[@]}"
 # same code on hostile input.
 # Reports give allocation and free stacks five frames deep (run a failing test again without
 # these options for more), and freed memory waits in a 16 MB quarantine, not 256 MB: with
-# the leak scan skipped in the programs the tests launch (tests/main.cpp), 12 % less CPU for
+# the leak scan skipped in the programs the tests launch (tests/setup.cpp), 12 % less CPU for
 # this run and a fifth of its system time, most of it page faults.
 ASAN_OPTIONS=malloc_context_size=5:quarantine_size_mb=16 \
   ctest --test-dir build-asan -j2 --output-on-failure -E "$ASAN_SKIP" -L unit

@@ -379,7 +379,7 @@ TEST_CASE("check: hostile inputs end with a message, exit 1 or 2, bounded memory
 
 #ifdef QIPU_SANITIZED
 TEST_CASE("the program's commands leak nothing (LeakSanitizer)", "[cli]") {
-  // tests/main.cpp turns the scan off for the programs the other tests launch.
+  // tests/setup.cpp turns the scan off for the programs the other tests launch.
   fs::path dir = temp_dir("leaks");
   const std::string db = (dir / "leaks.db").string(), bare = (dir / "bare.db").string();
   const std::string games = std::string(QIPU_SOURCE_DIR) + "/data/classics.pgn " + QIPU_SOURCE_DIR + "/data/chinese.pgn";
