@@ -2,6 +2,7 @@
 // table (iconv rejects its five unused bytes, and a byte-per-character fallback
 // must never fail), everything else through glibc iconv.
 #include "decoder.hpp"
+#include "qipu/pgn/reader.hpp"  // known_encoding and the others declared there
 
 #include <iconv.h>
 
