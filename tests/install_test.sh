@@ -25,6 +25,16 @@ rm -rf "$prefix"
 cmake --install "$lib" --prefix "$prefix" >/dev/null
 [ -f "$prefix/include/qipu/game/pipeline.hpp" ] || fail "headers not installed under include/qipu/"
 [ ! -e "$prefix/include/qipu/grammar" ] || fail "the private grammar headers were installed"
+# With the program built: the installed qipu finds qipu-serve in libexec/qipu/, which
+# reports the missing database (qipu alone would say that it cannot start it).
+if [ -x "$prefix/bin/qipu" ]; then
+  [ -x "$prefix/libexec/qipu/qipu-serve" ] || fail "qipu-serve not installed in libexec/qipu/"
+  served=$("$prefix/bin/qipu" serve --db "$work/missing.db" 2>&1) && fail "qipu serve ran without a database"
+  case $served in
+    *"no database at"*) echo "installed qipu serve: qipu-serve found in libexec/qipu/" ;;
+    *) fail "installed qipu serve printed: $served" ;;
+  esac
+fi
 
 printf '[White "A"]\n[Black "B"]\n\n1. Nf3 Nf6 2. g3 *\n' >"$work/game.pgn"
 want_fens="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1

@@ -5,6 +5,7 @@
 #include <httplib.h>
 
 #include <nlohmann/json.hpp>
+#include <csignal>
 #include <regex>
 #include <thread>
 
@@ -396,6 +397,62 @@ TEST_CASE("serve: reads answer while an upload is imported (WAL, a connection a 
   CHECK(reads > 0);
   auto [status, body] = server.get("/api/search?limit=1");
   CHECK(body["total"] == 602);  // the two games, then the 600 uploaded, none a duplicate
+}
+
+// The URL line `qipu serve` prints when it listens, from the file its output goes to;
+// empty if none came within a minute.
+std::string wait_for_url(const fs::path& out) {
+  for (int i = 0; i < 600; ++i) {
+    std::smatch m;
+    std::string text = slurp(out.string());
+    if (std::regex_search(text, m, std::regex("http://127\\.0\\.0\\.1:([0-9]+)/"))) return m[0];
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return "";
+}
+
+TEST_CASE("serve: qipu starts qipu-serve in its place, which answers and stops on SIGTERM with exit 0", "[serve]") {
+  SampleDb s("program", 12);
+  fs::path out = s.dir / "serve.out", pid_file = s.dir / "pid";
+  // exec: the shell's pid becomes qipu's, then qipu-serve's.
+  Run run;
+  std::thread server([&] {
+    run = shell("echo $$ > '" + pid_file.string() + "'; exec \"" QIPU_BINARY "\" serve --port 0 --db '" +
+                s.db.string() + "' > '" + out.string() + "'");
+  });
+  std::string url = wait_for_url(out), pid_text = slurp(pid_file.string());
+  pid_t pid = pid_text.empty() ? 0 : std::stoi(pid_text);  // written before the exec, so there by now
+  std::error_code ec;
+  std::string exe = fs::read_symlink("/proc/" + std::to_string(pid) + "/exe", ec).filename().string();
+  std::string answer;
+  if (!url.empty()) {
+    httplib::Client c(url.substr(0, url.size() - 1));
+    c.set_read_timeout(60);
+    if (auto res = c.Get("/api/search?limit=1")) answer = res->body;
+  }
+  if (pid > 0) kill(pid, url.empty() ? SIGKILL : SIGTERM);
+  server.join();
+  REQUIRE_FALSE(url.empty());
+  CHECK(exe == "qipu-serve");
+  CHECK(Json::parse(answer)["total"] == 12);  // the games SampleDb imported
+  CHECK(run.code == 0);
+  CHECK(run.err.empty());
+}
+
+TEST_CASE("serve: qipu loads neither the HTTP library nor OpenSSL, and says so when qipu-serve is missing", "[serve]") {
+  // How ldd lists a program's libraries: the dynamic loader prints them and stops.
+  Run libs = shell("LD_TRACE_LOADED_OBJECTS=1 \"" QIPU_BINARY "\"");
+  REQUIRE(contains(libs.out, "libsqlite3"));
+  CHECK_FALSE(contains(libs.out, "httplib"));
+  CHECK_FALSE(contains(libs.out, "libssl"));
+  CHECK_FALSE(contains(libs.out, "libcrypto"));
+  // qipu copied alone: no qipu-serve beside it, nor in ../libexec/qipu/.
+  SampleDb s("alone", 2);
+  fs::copy_file(QIPU_BINARY, s.dir / "qipu");
+  Run r = shell(hang_guard + "'" + (s.dir / "qipu").string() + "' serve --port 0 --db '" + s.db.string() + "'");
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "cannot start the server program"));
+  CHECK(contains(r.err, "qipu-serve"));
 }
 
 }  // namespace test_serve

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
 
 namespace qipu::cli {
 
@@ -18,7 +20,8 @@ void setup_stats(CLI::App& app);
 void setup_players(CLI::App& app);
 void setup_rating(CLI::App& app);
 void setup_show(CLI::App& app);
-void setup_serve(CLI::App& app);
+// command_line: argv, which qipu hands on to qipu-serve (serve.hpp).
+void setup_serve(CLI::App& app, std::vector<std::string> command_line);
 void setup_filter(CLI::App& app);
 
 // Exit codes: 0 success, 1 invalid input found, 2 usage or I/O problems.

@@ -16,6 +16,7 @@
 
 #include "qipu/game/pipeline.hpp"
 #include "qipu/game/writer.hpp"
+#include "cli/shown.hpp"
 
 namespace qipu::cli {
 
@@ -61,10 +62,6 @@ struct FileId {
   bool operator==(const FileId&) const = default;
 };
 std::optional<FileId> regular_file_id(const std::string& path);
-
-// Text for a terminal or a message: control characters (C0 with tab, DEL, C1) shown as
-// \x1b, so a tag value cannot move the cursor, recolour or retitle the terminal.
-std::string shown(std::string_view s);
 
 // A stream buffer over a file descriptor that keeps the first write error (errno):
 // std::cout's state says that a write failed, never why. After an error it writes

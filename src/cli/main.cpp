@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
   qipu::cli::setup_rating(app);
   qipu::cli::setup_eco(app);
   qipu::cli::setup_show(app);
-  qipu::cli::setup_serve(app);
+  qipu::cli::setup_serve(app, {argv, argv + argc});
   qipu::cli::setup_perft(app);
   qipu::cli::setup_help(app);
   try {
