@@ -19,10 +19,12 @@
 
 #include "qipu/db/eco.hpp"
 #include "qipu/db/search.hpp"
+#include "qipu/game/criteria.hpp"
 #include "qipu/game/pipeline.hpp"
 
 #include "cli_util.hpp"
 #include "corpora.hpp"
+#include "replay_util.hpp"
 
 // One namespace a file: the test files compile several to a unit (CMakeLists.txt).
 namespace test_search {
@@ -771,6 +773,73 @@ TEST_CASE("search: pgnmentor positions match a replay of every game", "[search][
   CHECK(run("search --db " + dbp + " --player " + quote("'; DROP TABLE game; --") + " --count") == "0\n");
   CHECK(run("search --db " + dbp + " --count") == std::to_string(valid) + "\n");
   for (auto ext : {"", "-wal", "-shm"}) fs::remove(dbp + ext);
+}
+
+// The opening qipu explore prints ("Opening:  B50 Sicilian"), or "" for none.
+std::string opening_line(const std::string& out) {
+  auto at = out.find("Opening:");
+  return at == std::string::npos ? "" : out.substr(at, out.find('\n', at) - at);
+}
+
+TEST_CASE("explore: the ECO lines an import keeps name every position as the ECO file does", "[search]") {
+  if (!eco_file_present()) {
+    WARN("no " << db::DefaultEcoFile << ": nothing to name positions by");
+    return;
+  }
+  fs::path dir = cli_test::temp_dir("eco_lines");
+  fs::path pgn = cli_test::write_sample_games(dir / "games.pgn", 0, 80);
+  std::string kept = cli_test::imported_db("eco_kept", pgn.string());
+  auto table = db::EcoTable::load(db::DefaultEcoFile);
+  auto same = [](const db::Opening* want, const std::optional<db::Opening>& got) {
+    return want ? got && got->eco == want->eco && got->name == want->name && got->variation == want->variation : !got;
+  };
+  {
+    auto c = db::open_for_search(kept);
+    auto rows = c->prepare("SELECT count(*) FROM eco_line");
+    REQUIRE(rows.step());
+    CHECK(std::size_t(rows.int64(0)) == table.size());
+    // Every line of every game from its start, and every position alone (as --fen asks).
+    std::size_t asked = 0, named = 0, differ = 0;
+    for (const auto& rec : replayed_games({{pgn.string(), std::nullopt}})) {
+      std::vector<Key> keys = game::position_keys(rec);
+      for (std::size_t n = 1; n <= std::min<std::size_t>(keys.size(), 50); ++n) {
+        std::vector<Key> line(keys.begin(), keys.begin() + std::ptrdiff_t(n));
+        for (const auto& asked_keys : {line, std::vector<Key>{line.back()}}) {
+          auto stored = db::EcoTable::classify_stored(*c, asked_keys);
+          const db::Opening* want = table.classify(asked_keys);
+          ++asked;
+          named += want != nullptr;
+          differ += !stored.kept || !same(want, stored.opening);
+        }
+      }
+    }
+    CHECK(asked > 5000);
+    CHECK(named > 1000);  // the sample's openings are in the file: the test compares names, not absences
+    CHECK(differ == 0);
+  }
+  // Imported again (all duplicates): the lines are replaced, not added to.
+  REQUIRE(cli_test::run_qipu("import --db " + kept + " " + pgn.string()).code == 0);
+  {
+    auto c = db::open_for_search(kept);
+    auto rows = c->prepare("SELECT count(*) FROM eco_line");
+    REQUIRE(rows.step());
+    CHECK(std::size_t(rows.int64(0)) == table.size());
+  }
+  // Without an ECO file at import, none are kept, and explore reads the file as before.
+  fs::path bare = dir / "bare.db";
+  REQUIRE(cli_test::run_qipu("import --eco-file '' --db " + bare.string() + " " + pgn.string()).code == 0);
+  CHECK_FALSE(db::EcoTable::classify_stored(*db::open_for_search(bare.string()), {Key(1)}).kept);
+  for (const char* moves : {"1.e4 c5 2.Nf3 d6 3.d4 cxd4 4.Nxd4 Nf6 5.Nc3 a6", "1.d4 d5 2.c4 e6", "1.e4 e5 2.Nf3 Nc6"}) {
+    INFO(moves);
+    std::string from_file = opening_line(
+        cli_test::run_qipu("explore --db " + kept + " --eco-file " + db::DefaultEcoFile + " --moves '" + moves + "'")
+            .out);
+    CHECK_FALSE(from_file.empty());
+    CHECK(opening_line(cli_test::run_qipu("explore --db " + kept + " --moves '" + moves + "'").out) == from_file);
+    CHECK(opening_line(cli_test::run_qipu("explore --db " + bare.string() + " --moves '" + moves + "'").out) ==
+          from_file);
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace test_search

@@ -192,6 +192,7 @@ void import_files(std::ostream& out, const ImportCmdOptions& o, const std::strin
   game::run_pipeline(o.input.files, pipeline_options(o.input), cb);
   progress.finish();
   importer.finish();
+  if (eco) eco->store(*conn);  // for explore, which then need not read the file (db/eco.hpp)
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   print_summary(out, resolve_lang(o.lang), importer.stats(), reasons, secs, bytes, path);
   if (importer.stats().imported > 0 && isatty(STDOUT_FILENO))

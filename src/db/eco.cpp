@@ -32,6 +32,39 @@ EcoTable EcoTable::load(const std::string& path) {
   return t;
 }
 
+void EcoTable::store(Connection& db) const {
+  Transaction t(db);
+  db.exec("DELETE FROM eco_line");
+  auto insert = db.prepare("INSERT INTO eco_line (key, eco, name, variation, max_ply) VALUES (?, ?, ?, ?, ?)");
+  for (const Slot& s : slots_) {
+    if (!s.opening) continue;
+    const Opening& op = openings_[s.opening - 1];
+    insert.bind(1, std::int64_t(s.key)).bind(2, op.eco).bind(3, op.name).bind(4, op.variation);
+    insert.bind(5, std::int64_t(max_ply_)).run();
+  }
+  t.commit();
+}
+
+EcoTable::Stored EcoTable::classify_stored(Connection& db, const std::vector<Key>& keys) {
+  Stored answer;
+  // A database no qipu with eco_line has opened for writing lacks the table.
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'eco_line'").step()) return answer;
+  auto limit = db.prepare("SELECT max_ply FROM eco_line LIMIT 1");
+  if (!limit.step()) return answer;
+  answer.kept = true;
+  std::size_t n = std::min(keys.size(), std::size_t(std::max<std::int64_t>(limit.int64(0), 0)) + 1);
+  auto find = db.prepare("SELECT eco, name, variation FROM eco_line WHERE key = ?");
+  for (std::size_t i = n; i-- > 0;) {  // the latest position first, as classify
+    find.bind(1, std::int64_t(keys[i]));
+    if (find.step()) {
+      answer.opening = Opening{std::string(find.text(0)), std::string(find.text(1)), std::string(find.text(2))};
+      break;
+    }
+    find.reset();
+  }
+  return answer;
+}
+
 unsigned EcoTable::home_pawns(const Position& now) {
   return unsigned(now.pieces(White, Pawn) >> 8 & 0xff) | unsigned(now.pieces(Black, Pawn) >> 40 & 0xff00);
 }

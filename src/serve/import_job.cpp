@@ -140,6 +140,7 @@ void ImportJobs::run(Job& job) {
     };
     game::run_pipeline({job.file}, game::PipelineOptions{}, cb);
     importer.finish();
+    if (eco_) eco_->store(*conn);  // as qipu import does, for qipu explore
     set([&] {
       job.stats = importer.stats();
       job.bytes = job.size;

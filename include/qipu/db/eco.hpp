@@ -21,6 +21,8 @@ struct GameRecord;
 
 namespace qipu::db {
 
+class Connection;
+
 // Installed by Debian's pgn-extract package.
 inline constexpr const char* DefaultEcoFile = "/usr/share/pgn-extract/eco.pgn";
 
@@ -64,6 +66,18 @@ class EcoTable {
   const Opening* opening(Walk& walk) const;
 
   [[nodiscard]] std::size_t size() const { return count_; }
+
+  // Keeps the table's lines in the database (schema.sql's eco_line), in place of those
+  // kept before, in a transaction of its own.
+  void store(Connection& db) const;
+  // classify(keys) as the lines the database keeps give it (a query, where load reads and
+  // replays the whole ECO file). `kept` is false when it keeps none: a database no import
+  // with an ECO file has written since qipu kept them.
+  struct Stored {
+    bool kept = false;
+    std::optional<Opening> opening;
+  };
+  [[nodiscard]] static Stored classify_stored(Connection& db, const std::vector<Key>& keys);
 
  private:
   // A key's bit in might_name_: most positions of a game are in no opening line, and one
