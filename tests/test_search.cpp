@@ -829,6 +829,11 @@ TEST_CASE("explore: the ECO lines an import keeps name every position as the ECO
   fs::path bare = dir / "bare.db";
   REQUIRE(cli_test::run_qipu("import --eco-file '' --db " + bare.string() + " " + pgn.string()).code == 0);
   CHECK_FALSE(db::EcoTable::classify_stored(*db::open_for_search(bare.string()), {Key(1)}).kept);
+  // Another program's eco_line (untrusted input): explore names from the file, as without one.
+  fs::path foreign = dir / "foreign.db";
+  fs::copy_file(bare, foreign);
+  db::Connection(foreign.string(), db::Connection::Mode::ReadWrite)
+      .exec("DROP TABLE eco_line; CREATE TABLE eco_line (x TEXT); INSERT INTO eco_line VALUES ('?')");
   for (const char* moves : {"1.e4 c5 2.Nf3 d6 3.d4 cxd4 4.Nxd4 Nf6 5.Nc3 a6", "1.d4 d5 2.c4 e6", "1.e4 e5 2.Nf3 Nc6"}) {
     INFO(moves);
     std::string from_file = opening_line(
@@ -838,6 +843,9 @@ TEST_CASE("explore: the ECO lines an import keeps name every position as the ECO
     CHECK(opening_line(cli_test::run_qipu("explore --db " + kept + " --moves '" + moves + "'").out) == from_file);
     CHECK(opening_line(cli_test::run_qipu("explore --db " + bare.string() + " --moves '" + moves + "'").out) ==
           from_file);
+    auto odd = cli_test::run_qipu("explore --db " + foreign.string() + " --moves '" + moves + "'");
+    CHECK(odd.code == 0);
+    CHECK(opening_line(odd.out) == from_file);
   }
   fs::remove_all(dir);
 }

@@ -54,9 +54,13 @@ std::optional<Target> target_of(const ExploreOptions& o) {
 // (6 ms); none with an empty --eco-file.
 std::optional<db::Opening> name_of(db::Connection& c, const Target& t, const ExploreOptions& o) {
   if (o.eco_file.empty()) return std::nullopt;
-  if (!o.eco_file_given) {
-    auto stored = db::EcoTable::classify_stored(c, t.keys);
-    if (stored.kept) return stored.opening;
+  try {
+    if (!o.eco_file_given) {
+      auto stored = db::EcoTable::classify_stored(c, t.keys);
+      if (stored.kept) return stored.opening;
+    }
+  } catch (const db::DbError&) {
+    // A database whose eco_line is not qipu's: the file names the position instead.
   }
   try {
     auto table = db::EcoTable::load(o.eco_file);

@@ -15,20 +15,26 @@ namespace qipu::cli {
 
 namespace {
 
-// Beside qipu in a build directory; in ../libexec/qipu/ when installed.
+// Beside qipu in a build directory; in ../libexec/qipu/ when installed. Empty when qipu's
+// own place is unknown: never a path relative to the working directory.
 std::filesystem::path server_program() {
   namespace fs = std::filesystem;
   std::error_code ec;
-  fs::path dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
-  fs::path beside = dir / "qipu-serve";
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec || !exe.is_absolute()) return {};
+  fs::path beside = exe.parent_path() / "qipu-serve";
   if (fs::exists(beside, ec)) return beside;
-  return dir.parent_path() / "libexec" / "qipu" / "qipu-serve";
+  return exe.parent_path().parent_path() / "libexec" / "qipu" / "qipu-serve";
 }
 
 }  // namespace
 
 int run_serve(const ServeOptions& o) {
   std::string program = server_program().string();
+  if (program.empty()) {
+    std::cerr << "qipu serve: cannot find the server program qipu-serve: /proc/self/exe does not say where qipu is\n";
+    return 2;
+  }
   std::vector<char*> argv{program.data()};
   for (std::size_t i = 1; i < o.command_line.size(); ++i) argv.push_back(const_cast<char*>(o.command_line[i].c_str()));
   argv.push_back(nullptr);
