@@ -825,6 +825,21 @@ TEST_CASE("explore: the ECO lines an import keeps name every position as the ECO
     REQUIRE(rows.step());
     CHECK(std::size_t(rows.int64(0)) == table.size());
   }
+  // Another ECO file replaces the lines; the default file brings them back.
+  fs::path mine = dir / "mine.pgn";
+  std::ofstream(mine) << "[ECO \"Z01\"]\n[Opening \"Mine\"]\n\n1. e4 c5 *\n\n"
+                      << "[ECO \"Z02\"]\n[Opening \"Mine\"]\n[Variation \"Two\"]\n\n1. d4 *\n";
+  auto kept_rows = [&] {
+    auto rows = db::open_for_search(kept)->prepare("SELECT count(*) FROM eco_line");
+    REQUIRE(rows.step());
+    return std::size_t(rows.int64(0));
+  };
+  REQUIRE(cli_test::run_qipu("import --eco-file " + mine.string() + " --db " + kept + " " + pgn.string()).code == 0);
+  CHECK(kept_rows() == 2);
+  CHECK(opening_line(cli_test::run_qipu("explore --db " + kept + " --moves '1.e4 c5 2.Nf3'").out) ==
+        "Opening:  Z01 Mine");
+  REQUIRE(cli_test::run_qipu("import --db " + kept + " " + pgn.string()).code == 0);
+  CHECK(kept_rows() == table.size());
   // Without an ECO file at import, none are kept, and explore reads the file as before.
   fs::path bare = dir / "bare.db";
   REQUIRE(cli_test::run_qipu("import --eco-file '' --db " + bare.string() + " " + pgn.string()).code == 0);

@@ -68,7 +68,7 @@ class EcoTable {
   [[nodiscard]] std::size_t size() const { return count_; }
 
   // Keeps the table's lines in the database (schema.sql's eco_line), in place of those
-  // kept before, in a transaction of its own.
+  // kept before, in a transaction of its own; nothing is written when they are the same.
   void store(Connection& db) const;
   // classify(keys) as the lines the database keeps give it (a query, where load reads and
   // replays the whole ECO file). `kept` is false when it keeps none: a database no import
@@ -95,6 +95,8 @@ class EcoTable {
   // Names the key's position `op`, unless a line before named it.
   void add(Key key, Opening op);
   void grow();
+  // Whether the database keeps exactly this table's lines.
+  [[nodiscard]] bool stored_in(Connection& db) const;
 
   // The named positions: open addressing on the key's high bits (its low bits pick the
   // bit in might_name_), linear probing, half full at most. A node-based map cost a
