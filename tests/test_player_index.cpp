@@ -17,6 +17,8 @@
 #include "qipu/db/player_index.hpp"
 #include "qipu/db/store.hpp"
 
+#include "db/index_codec.hpp"
+
 // One namespace a file: the test files compile several to a unit (CMakeLists.txt).
 namespace test_player_index {
 
@@ -50,6 +52,32 @@ Ids column(db::Connection& c, const std::string& sql) {
   return out;
 }
 
+// Each player's wins, draws and losses on each side and on both, as the player index gives
+// them and as a scan of the game table's results does.
+void check_outcomes(db::Connection& c, const Ids& players) {
+  using db::Outcome;
+  struct Case {
+    Outcome outcome;
+    const char *as_white, *as_black;  // the results that are that outcome
+  };
+  std::size_t found = 0;
+  for (auto [outcome, as_white, as_black] :
+       {Case{Outcome::Won, "1-0", "0-1"}, Case{Outcome::Drew, "1/2-1/2", "1/2-1/2"}, Case{Outcome::Lost, "0-1", "1-0"}})
+    for (auto p : players) {
+      std::string id = std::to_string(p), white = "(white = " + id + " AND result = '" + as_white + "')",
+                  black = "(black = " + id + " AND result = '" + as_black + "')";
+      INFO("player " << p << ", outcome " << int(outcome));
+      auto both = db::player_games(c, {p}, {}, outcome);
+      CHECK(both == column(c, "SELECT id FROM game NOT INDEXED WHERE " + white + " OR " + black + " ORDER BY id"));
+      CHECK(db::player_games(c, {p}, {true, false}, outcome) ==
+            column(c, "SELECT id FROM game NOT INDEXED WHERE " + white + " ORDER BY id"));
+      CHECK(db::player_games(c, {p}, {false, true}, outcome) ==
+            column(c, "SELECT id FROM game NOT INDEXED WHERE " + black + " ORDER BY id"));
+      found += both.size();
+    }
+  CHECK(found > 0);
+}
+
 // Every player's games, each side alone and both, and every third player's at once, as
 // the player index gives them and as a scan of the game table does.
 void check_against_scan(db::Connection& c) {
@@ -72,6 +100,7 @@ void check_against_scan(db::Connection& c) {
         column(c, "SELECT id FROM game NOT INDEXED WHERE white % 3 = 0 OR black % 3 = 0 ORDER BY id"));
   CHECK(db::player_games(c, {}, {}).empty());
   CHECK(db::player_games(c, {players.back() + 1}, {}).empty());  // no such player
+  check_outcomes(c, players);
 }
 
 }  // namespace
@@ -92,6 +121,38 @@ TEST_CASE("the player index gives each player's games as a scan does, after impo
                " AND b.id = a.id + 1 WHERE b.first_key = a.last_key") > 0);
   CHECK(number(*c, "SELECT sum(entries) FROM player_segment") ==
         number(*c, "SELECT count(white) + count(black) FROM game"));
+  check_against_scan(*c);
+}
+
+TEST_CASE("entries written before the player index kept results are checked against the games' rows",
+          "[player_index]") {
+  auto games = world_championships();
+  auto c = db::open_database(fresh_db("unrecorded").string(), db::Connection::Mode::ReadWrite);
+  import(*c, games, 0, 500, 1, 100);
+  // What qipu wrote before: ply 0, here in every third game, so that chunks mix both kinds.
+  std::size_t cleared = 0;
+  auto chunks = c->prepare("SELECT id, first_key, data FROM player_posting");
+  auto update = c->prepare("UPDATE player_posting SET data = ? WHERE id = ?");
+  while (chunks.step()) {
+    std::vector<db::PositionIndexWriter::Entry> entries;
+    REQUIRE(db::IndexCodec::decode(chunks.int64(1), chunks.blob(2), [&](auto e) {
+      if (e.game % 3 == 0) {
+        REQUIRE(e.ply != 0);
+        e.ply = 0;
+        ++cleared;
+      }
+      entries.push_back(e);
+      return true;
+    }));
+    std::string data;
+    REQUIRE(db::IndexCodec::encode(entries.data(), entries.data() + entries.size(), data) ==
+            entries.data() + entries.size());
+    update.reset();
+    update.bind_blob(1, data.data(), data.size()).bind(2, chunks.int64(0)).run();
+  }
+  REQUIRE(cleared > 100);
+  check_against_scan(*c);
+  import(*c, games, 500, 700, 1, 100);  // new entries merged with the old
   check_against_scan(*c);
 }
 

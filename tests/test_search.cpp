@@ -334,6 +334,10 @@ TEST_CASE("search: player filters together, and counts equal to the lists", "[se
         const auto& r = g.tags.at("Result");
         return (in(g, "White", "e") && r == "1-0") || (in(g, "Black", "e") && r == "0-1");
       });
+  add([](auto& f) { f.player = "e", f.outcome = "lost", f.color = "black", f.event = "ch"; },
+      [&](const FixtureGame& g) {
+        return in(g, "Black", "e") && g.tags.at("Result") == "1-0" && contains(g.tags.at("Event"), "ch");
+      });
   for (const auto& [f, want] : cases) {
     CAPTURE(f.player, f.white, f.black, f.result, f.outcome);
     CHECK(query(f) == want);
@@ -347,6 +351,7 @@ TEST_CASE("search: player filters together, and counts equal to the lists", "[se
   CHECK(cases[8].second.size() > 100);  // broad indeed
   CHECK(cases[9].second != expect([&](const FixtureGame& g) { return in(g, "White", "e") && in(g, "Black", "e"); }));
   CHECK(!cases[12].second.empty());
+  CHECK(!cases[13].second.empty());
 }
 
 TEST_CASE("search: quotes, wildcards and SQL in names are just characters", "[search]") {

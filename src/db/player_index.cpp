@@ -33,10 +33,38 @@ std::vector<std::uint64_t> keys_of(const std::vector<std::int64_t>& players, Sid
   return keys;
 }
 
+// An entry's ply field: its game's Result tag. Unrecorded: written before results were kept
+// (the game's row says).
+enum ResultCode : int { Unrecorded = 0, WhiteWon = 1, BlackWon = 2, Drawn = 3, OtherResult = 4 };
+
+int index_result(std::optional<std::string_view> result) {
+  if (result == "1-0") return WhiteWon;
+  if (result == "0-1") return BlackWon;
+  if (result == "1/2-1/2") return Drawn;
+  return OtherResult;
+}
+
+// Which entries of the wanted keys are the wanted games: by their result code, or, for
+// entries without one, by the game's row afterwards (`unchecked`: game and side).
+struct Want {
+  Outcome outcome;
+  std::vector<std::pair<std::int64_t, bool>> unchecked;
+
+  bool take(const Entry& e) {
+    if (outcome == Outcome::Any) return true;
+    bool white = e.key % 2 == 0;
+    if (e.ply == Unrecorded) {
+      unchecked.emplace_back(e.game, white);
+      return false;
+    }
+    return e.ply == index_result(outcome_result(outcome, white));
+  }
+};
+
 // The games of sorted `keys` in one run: a seek to the first chunk that may hold the next
 // key, then the chunks that follow while they hold wanted keys, so that a key costs one
 // seek and a key of many games reads only its own chunks.
-void games_in_run(Statement& st, std::int64_t run, const std::vector<std::uint64_t>& keys,
+void games_in_run(Statement& st, std::int64_t run, const std::vector<std::uint64_t>& keys, Want& want,
                   std::vector<std::int64_t>& out) {
   std::size_t next = 0;  // the first key not yet looked up in this run
   while (next < keys.size()) {
@@ -52,7 +80,8 @@ void games_in_run(Statement& st, std::int64_t run, const std::vector<std::uint64
         break;
       }
       if (!IndexCodec::decode(std::int64_t(first), st.blob(2), [&](const Entry& e) {
-            if (std::binary_search(keys.begin() + std::ptrdiff_t(next), keys.end(), e.key)) out.push_back(e.game);
+            if (std::binary_search(keys.begin() + std::ptrdiff_t(next), keys.end(), e.key) && want.take(e))
+              out.push_back(e.game);
             return true;
           }))
         throw DbError("the player index is damaged (a chunk of run " + std::to_string(run) +
@@ -64,15 +93,30 @@ void games_in_run(Statement& st, std::int64_t run, const std::vector<std::uint64
   }
 }
 
+// The games among `want.unchecked` whose rows give the wanted outcome.
+void check_rows(Connection& db, const Want& want, std::vector<std::int64_t>& out) {
+  if (want.unchecked.empty()) return;
+  auto st = db.prepare("SELECT result FROM game WHERE id = ?");
+  for (auto [game, white] : want.unchecked) {
+    st.reset();
+    st.bind(1, game);
+    if (st.step() && !st.is_null(0) && st.text(0) == outcome_result(want.outcome, white)) out.push_back(game);
+  }
+}
+
 // A version 3 database: its SQLite indexes on game(white) and game(black).
-std::vector<std::int64_t> games_from_sql_indexes(Connection& db, const std::vector<std::uint64_t>& keys) {
-  auto white = db.prepare("SELECT id FROM game WHERE white = ?");
-  auto black = db.prepare("SELECT id FROM game WHERE black = ?");
+std::vector<std::int64_t> games_from_sql_indexes(Connection& db, const std::vector<std::uint64_t>& keys,
+                                                 Outcome outcome) {
+  std::string result = outcome == Outcome::Any ? "" : " AND result = ?";
+  auto white = db.prepare("SELECT id FROM game WHERE white = ?" + result);
+  auto black = db.prepare("SELECT id FROM game WHERE black = ?" + result);
   std::vector<std::int64_t> out;
   for (auto k : keys) {
-    Statement& st = k % 2 ? black : white;
+    bool is_white = k % 2 == 0;
+    Statement& st = is_white ? white : black;
     st.reset();
     st.bind(1, std::int64_t(k / 2));
+    if (outcome != Outcome::Any) st.bind(2, std::string(outcome_result(outcome, is_white)));
     while (st.step()) out.push_back(st.int64(0));
   }
   return out;
@@ -80,10 +124,21 @@ std::vector<std::int64_t> games_from_sql_indexes(Connection& db, const std::vect
 
 }  // namespace
 
+const char* outcome_result(Outcome outcome, bool white) {
+  switch (outcome) {
+    case Outcome::Won: return white ? "1-0" : "0-1";
+    case Outcome::Lost: return white ? "0-1" : "1-0";
+    case Outcome::Drew: return "1/2-1/2";
+    case Outcome::Any: break;
+  }
+  return nullptr;
+}
+
 void PlayerIndexWriter::add_game(std::int64_t game, std::optional<std::int64_t> white,
-                                 std::optional<std::int64_t> black) {
-  if (white) entries_.push_back({key_of(*white, 0), game, 0});
-  if (black) entries_.push_back({key_of(*black, 1), game, 0});
+                                 std::optional<std::int64_t> black, std::optional<std::string_view> result) {
+  int code = index_result(result);
+  if (white) entries_.push_back({key_of(*white, 0), game, code});
+  if (black) entries_.push_back({key_of(*black, 1), game, code});
 }
 
 void PlayerIndexWriter::flush(Connection& db) {
@@ -101,18 +156,21 @@ bool has_player_index(Connection& db) {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'player_posting'").step();
 }
 
-std::vector<std::int64_t> player_games(Connection& db, const std::vector<std::int64_t>& players, Sides sides) {
+std::vector<std::int64_t> player_games(Connection& db, const std::vector<std::int64_t>& players, Sides sides,
+                                       Outcome outcome) {
   auto keys = keys_of(players, sides);
   std::vector<std::int64_t> out;
   if (keys.empty()) return out;
   runs::Snapshot snapshot(db);
   if (!has_player_index(db)) {
-    out = games_from_sql_indexes(db, keys);
+    out = games_from_sql_indexes(db, keys, outcome);
   } else {
     auto st = db.prepare(
         "SELECT first_key, last_key, data FROM player_posting WHERE segment = ? AND last_key >= ?"
         " ORDER BY last_key, id");
-    for (auto run : runs::list(db, PlayerTables).ids) games_in_run(st, run, keys, out);
+    Want want{outcome, {}};
+    for (auto run : runs::list(db, PlayerTables).ids) games_in_run(st, run, keys, want, out);
+    check_rows(db, want, out);
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -123,11 +181,12 @@ void build_player_index(Connection& db) {
   // Written in runs of this many games, so that memory stays bounded at any size.
   constexpr std::int64_t GamesPerRun = 250000;
   PlayerIndexWriter w;
-  auto st = db.prepare("SELECT id, white, black FROM game ORDER BY id");
+  auto st = db.prepare("SELECT id, white, black, result FROM game ORDER BY id");
   std::int64_t n = 0;
   auto opt = [&](int col) { return st.is_null(col) ? std::nullopt : std::optional(st.int64(col)); };
   while (st.step()) {
-    w.add_game(st.int64(0), opt(1), opt(2));
+    auto result = st.is_null(3) ? std::nullopt : std::optional(st.text(3));
+    w.add_game(st.int64(0), opt(1), opt(2), result);
     if (++n % GamesPerRun == 0) w.flush(db);
   }
   w.flush(db);

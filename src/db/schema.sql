@@ -105,10 +105,12 @@ CREATE INDEX explore_posting_range ON explore_posting(segment, last_key);
 
 -- @players: the player index (include/qipu/db/player_index.hpp): each game under its
 -- White player (key player id * 2) and its Black player (key player id * 2 + 1), as sorted
--- runs of chunks in the position index's form (with ply 0). Version 4; it replaces the SQLite
--- indexes game_white and game_black, which opening a version 3 database for writing drops
--- after filling these from the games. Filters on result, ECO and dates scan the game
--- table: such filters match too many games for an index to pay for its size.
+-- runs of chunks in the position index's form, whose ply field holds the game's result (1:
+-- 1-0, 2: 0-1, 3: 1/2-1/2, 4: other; 0 in entries written before qipu kept it, whose games'
+-- rows say), so that a player's wins, draws or losses cost no game row. Version 4; it
+-- replaces the SQLite indexes game_white and game_black, which opening a version 3 database
+-- for writing drops after filling these from the games. Filters on result, ECO and dates
+-- scan the game table: such filters match too many games for an index to pay for its size.
 CREATE TABLE player_segment (id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);
 CREATE TABLE player_posting (
   id        INTEGER PRIMARY KEY,

@@ -195,31 +195,27 @@ std::string player_columns(Connection& db, const std::vector<std::int64_t>& play
   return (sides.white ? "g.white" : "g.black") + in;
 }
 
-// A player filter on these sides: the player index's list, intersected with the other
-// filters' lists, or for a broad name the column test.
-void add_games_of(Builder& b, const std::vector<std::int64_t>& players, Sides sides) {
-  if (broad(b.db, players.size())) return b.add(player_columns(b.db, players, sides));
-  b.only(player_games(b.db, players, sides));
+Outcome outcome_of(const std::string& outcome) {
+  return outcome == "won"    ? Outcome::Won
+         : outcome == "lost" ? Outcome::Lost
+         : outcome == "drew" ? Outcome::Drew
+                             : Outcome::Any;
 }
 
-// The player's games on the sides --color allows, with the player's result on that side
-// (--won, --lost, --drew): one OR'ed condition per side. (Without a result, add_names reads
-// one list of both sides: SQLite reads the games of OR'ed lists whole before a page's LIMIT,
-// one database page a game, 20,000 pages for `--player Kasparov --limit 20` at 10 M games.)
-void add_outcome(Builder& b, const GameFilter& f, const std::vector<std::int64_t>& players) {
-  std::string sides;
-  for (std::string_view side : {"white", "black"}) {
-    if (!f.color.empty() && f.color != side) continue;
-    bool white = side == "white";
-    Sides one{white, !white};  // one side: no OR inside the condition
-    std::string cond = broad(b.db, players.size()) ? player_columns(b.db, players, one)
-                                                   : games_condition(b.db, player_games(b.db, players, one));
-    if (f.outcome == "drew") cond += " AND g.result = '1/2-1/2'";
-    if (f.outcome == "won") cond += white ? " AND g.result = '1-0'" : " AND g.result = '0-1'";
-    if (f.outcome == "lost") cond += white ? " AND g.result = '0-1'" : " AND g.result = '1-0'";
-    sides += (sides.empty() ? "(" : " OR (") + cond + ")";
+// A player filter on these sides with this outcome: the player index's list, intersected
+// with the other filters' lists, or for a broad name the column test, one OR'ed condition
+// per side with that side's result.
+void add_games_of(Builder& b, const std::vector<std::int64_t>& players, Sides sides, Outcome outcome = Outcome::Any) {
+  if (!broad(b.db, players.size())) return b.only(player_games(b.db, players, sides, outcome));
+  if (outcome == Outcome::Any) return b.add(player_columns(b.db, players, sides));
+  std::string cond;
+  for (bool white : {true, false}) {
+    if (!(white ? sides.white : sides.black)) continue;
+    b.param(std::string(outcome_result(outcome, white)));
+    cond += std::string(cond.empty() ? "(" : " OR (") + player_columns(b.db, players, {white, !white}) +
+            ") AND g.result = ?";
   }
-  b.add(sides);
+  b.add(cond);
 }
 
 // (game::check_criteria has checked the queries and the player's side.)
@@ -228,13 +224,10 @@ void add_names(Builder& b, const GameFilter& f) {
   NameMatch mode = f.name_mode();
   if (!f.white.empty()) add_games_of(b, matching_players(b.db, f.white, mode), {true, false});
   if (!f.black.empty()) add_games_of(b, matching_players(b.db, f.black, mode), {false, true});
-  std::vector<std::int64_t> players;
-  if (!f.player.empty()) players = matching_players(b.db, f.player, mode);
-  if (!f.player.empty() && f.outcome.empty()) add_games_of(b, players, {f.color != "black", f.color != "white"});
-  // The intersected list first: SQLite starts from the first IN list (a player's list of
-  // one side with --lost after it was seen to take twice as long).
+  if (!f.player.empty())
+    add_games_of(b, matching_players(b.db, f.player, mode), {f.color != "black", f.color != "white"},
+                 outcome_of(f.outcome));
   if (b.games) b.add(games_condition(b.db, *b.games));
-  if (!f.player.empty() && !f.outcome.empty()) add_outcome(b, f, players);
   NameMatch place = f.place_mode();
   if (!f.event.empty()) b.add("g.event IN (" + name_match(b, "event", f.event, place) + ")");
   if (!f.site.empty()) b.add("g.site IN (" + name_match(b, "site", f.site, place) + ")");

@@ -901,7 +901,7 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
     index_.add_game(enc.keys, id);
   else
     unindexed_ = {unindexed_.first ? unindexed_.first : id, id};  // one import's ids follow each other
-  player_index_.add_game(id, r.white, r.black);
+  player_index_.add_game(id, r.white, r.black, r.result);
   ++stats_.imported;
   next_game();
 }
