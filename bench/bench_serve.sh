@@ -37,6 +37,10 @@ calls=(
   "search page: draws, by Elo|api/search?result=draw&sort=elo&desc=1"
   "search page: ECO B90-B99 since 2000|api/search?eco=B90-B99&date-from=2000"
   "search page: moves 1.e4 c5 2.Nf3 d6|api/search?moves=1.e4+c5+2.Nf3+d6"
+  "count: no filter|api/count"
+  "count: player carlsen|api/count?player=carlsen"
+  "count: draws|api/count?result=draw"
+  "count: moves 1.e4 c5 2.Nf3 d6|api/count?moves=1.e4+c5+2.Nf3+d6"
   "event standings|api/event?id=1"
 )
 
@@ -59,8 +63,8 @@ for entry in "${calls[@]}"; do
 done
 
 # The first load: the page, its script and styles, the twelve pieces and the first view's
-# two API calls, as sent (compressed when the browser asks for it) and as is.
-first=(index.html style.css board.js app.js api/info api/search)
+# three API calls, as sent (compressed when the browser asks for it) and as is.
+first=(index.html style.css board.js app.js api/info api/search api/count)
 for p in wK wQ wR wB wN wP bK bQ bR bB bN bP; do first+=("pieces/$p.svg"); done
 plain=0 sent=0
 for p in "${first[@]}"; do

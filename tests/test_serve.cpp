@@ -155,14 +155,34 @@ TEST_CASE("show: tags, moves and the board at a ply, as convert --to fen has it"
   CHECK(missing.err.find("no game 99999") != std::string::npos);
 }
 
-TEST_CASE("serve: search answers with the total, the page and the fields of search --format json", "[serve]") {
+// The total of /api/count for these parameters.
+std::int64_t total(TestServer& server, const std::string& params) {
+  auto [status, body] = server.get("/api/count?" + params);
+  REQUIRE(status == 200);
+  return body["total"].get<std::int64_t>();
+}
+
+std::vector<std::int64_t> page_ids(const Json& body) {
+  std::vector<std::int64_t> ids;
+  for (const auto& g : body["games"]) ids.push_back(g["id"].get<std::int64_t>());
+  return ids;
+}
+
+TEST_CASE(
+    "serve: search answers with a page, whether more follow and search --format json's fields, count with the total",
+    "[serve]") {
   SampleDb s("search");
   TestServer server(s.db);
   auto [status, body] = server.get("/api/search?player=Zukertort&sort=date&desc=1&limit=5&offset=2");
   REQUIRE(status == 200);
   auto count = run_qipu("search --player Zukertort --count --db \"" + s.db.string() + "\"");
-  CHECK(body["total"] == std::stoll(count.out));
-  CHECK(body["total"] == 20);  // the 1886 match, his only one in the sample
+  CHECK(total(server, "player=Zukertort") == std::stoll(count.out));
+  CHECK(total(server, "player=Zukertort") == 20);  // the 1886 match, his only one in the sample
+  CHECK(body["more"] == true);
+  CHECK(server.get("/api/search?player=Zukertort&offset=14&limit=5").second["more"] == true);
+  CHECK(server.get("/api/search?player=Zukertort&offset=15&limit=5").second["more"] == false);
+  CHECK(server.get("/api/search?player=Zukertort&offset=15&limit=5").second["games"].size() == 5);
+  CHECK(server.get("/api/count?player=Zukertort&limit=5").first == 400);  // no paging in a count
   REQUIRE(body["games"].size() == 5);
   for (const auto& g : body["games"]) {
     for (const char* field : {"id", "White", "Black", "Result", "Date", "Event", "ECO", "plies"})
@@ -179,16 +199,32 @@ TEST_CASE("serve: search answers with the total, the page and the fields of sear
     auto [side_status, side] = server.get("/api/search?" + api);
     INFO(api);
     REQUIRE(side_status == 200);
-    CHECK(side["total"] == std::stoll(run_qipu("search " + cli + " --count --db \"" + s.db.string() + "\"").out));
+    CHECK(total(server, api) == std::stoll(run_qipu("search " + cli + " --count --db \"" + s.db.string() + "\"").out));
+    CHECK(side["games"].size() == std::min<std::size_t>(50, std::size_t(total(server, api))));
   }
-  auto won = server.get("/api/search?player=steinitz&outcome=won").second["total"].get<int>();
+  auto won = total(server, "player=steinitz&outcome=won");
   CHECK(0 < won);
-  CHECK(won < server.get("/api/search?player=steinitz").second["total"].get<int>());
-  CHECK(server.get("/api/search?player=stein").second["total"] == 0);  // no name has the word "stein"
+  CHECK(won < total(server, "player=steinitz"));
+  CHECK(total(server, "player=stein") == 0);  // no name has the word "stein"
 
-  auto moves = server.get("/api/search?moves=1.d4%20d5%202.c4&limit=1000");
+  // A position search's page in id order reads its matches only up to the page's end: the
+  // same games as the whole list's slice, in either order.
+  auto moves = server.get("/api/search?moves=1.d4%20d5%202.c4&limit=1000").second;
   auto moves_count = run_qipu("search --moves \"1.d4 d5 2.c4\" --count --db \"" + s.db.string() + "\"");
-  CHECK(moves.second["total"] == std::stoll(moves_count.out));
+  CHECK(total(server, "moves=1.d4%20d5%202.c4") == std::stoll(moves_count.out));
+  auto all = page_ids(moves);
+  REQUIRE(std::int64_t(all.size()) == std::stoll(moves_count.out));
+  REQUIRE(all.size() > 6);
+  CHECK(moves["more"] == false);
+  auto slice = server.get("/api/search?moves=1.d4%20d5%202.c4&limit=3&offset=2").second;
+  CHECK(page_ids(slice) == std::vector<std::int64_t>(all.begin() + 2, all.begin() + 5));
+  CHECK(slice["more"] == true);
+  std::string last = "&limit=3&offset=" + std::to_string(all.size() - 3);
+  CHECK(page_ids(server.get("/api/search?moves=1.d4%20d5%202.c4" + last).second) ==
+        std::vector<std::int64_t>(all.end() - 3, all.end()));
+  CHECK(server.get("/api/search?moves=1.d4%20d5%202.c4" + last).second["more"] == false);
+  auto desc = page_ids(server.get("/api/search?moves=1.d4%20d5%202.c4&desc=1&limit=3").second);
+  CHECK(desc == std::vector<std::int64_t>(all.rbegin(), all.rbegin() + 3));
 }
 
 TEST_CASE("serve: a position search past --query-ms is stopped with 503, replays included", "[serve]") {
@@ -202,7 +238,10 @@ TEST_CASE("serve: a position search past --query-ms is stopped with 503, replays
   auto [in_time, answer] = TestServer(s.db).get(ask);
   REQUIRE(in_time == 200);
   auto count = run_qipu("search --transpose --moves \"1.e4 e5\" --count --db \"" + s.db.string() + "\"");
-  CHECK(answer["total"] == std::stoll(count.out));
+  CHECK(answer["games"].size() == std::min<std::size_t>(50, std::stoul(count.out)));
+  TestServer in_budget(s.db);
+  CHECK(total(in_budget, "moves=1.e4%20e5&transpose=1") == std::stoll(count.out));
+  CHECK(TestServer(s.db, false, 0).get("/api/count?moves=1.e4%20e5&transpose=1").first == 503);
 }
 
 TEST_CASE("serve: bad parameters are 400 with a message naming them", "[serve]") {
@@ -395,8 +434,7 @@ TEST_CASE("serve: reads answer while an upload is imported (WAL, a connection a 
   CHECK(state == "done");
   CHECK(failed == 0);
   CHECK(reads > 0);
-  auto [status, body] = server.get("/api/search?limit=1");
-  CHECK(body["total"] == 602);  // the two games, then the 600 uploaded, none a duplicate
+  CHECK(total(server, "") == 602);  // the two games, then the 600 uploaded, none a duplicate
 }
 
 // The URL line `qipu serve` prints when it listens, from the file its output goes to;
@@ -428,7 +466,7 @@ TEST_CASE("serve: qipu starts qipu-serve in its place, which answers and stops o
   if (!url.empty()) {
     httplib::Client c(url.substr(0, url.size() - 1));
     c.set_read_timeout(60);
-    if (auto res = c.Get("/api/search?limit=1")) answer = res->body;
+    if (auto res = c.Get("/api/count")) answer = res->body;
   }
   if (pid > 0) kill(pid, url.empty() ? SIGKILL : SIGTERM);
   server.join();

@@ -140,24 +140,42 @@ function resultsTable(data, params) {
   return h("div", { class: "scroll" }, h("table", { id: "results" }, h("thead", {}, head), h("tbody", {}, rows)));
 }
 
+// The page's games at once, and their total when /api/count has it: counting every match
+// takes seconds at millions of games.
 function pager(data, params) {
   const page = (offset) => {
     const p = Object.fromEntries(params);
     p.offset = String(Math.max(0, offset));
     go("search", p);
   };
-  const first = data.total ? data.offset + 1 : 0, last = Math.min(data.offset + data.limit, data.total);
-  return h("div", { class: "pager" },
+  const first = data.games.length ? data.offset + 1 : 0, last = data.offset + data.games.length;
+  const range = `${first.toLocaleString()}–${last.toLocaleString()}`;
+  const total = h("span", { id: "total" }, `${range} of … games`);
+  const bar = h("div", { class: "pager" },
     h("button", { disabled: data.offset === 0, onclick: () => page(data.offset - data.limit) }, "‹ Previous"),
-    h("span", { id: "total" }, `${first.toLocaleString()}–${last.toLocaleString()} of ${data.total.toLocaleString()} games`),
-    h("button", { disabled: last >= data.total, onclick: () => page(data.offset + data.limit) }, "Next ›"));
+    total,
+    h("button", { disabled: !data.more, onclick: () => page(data.offset + data.limit) }, "Next ›"));
+  bar.showTotal = (n) => { total.textContent = `${range} of ${n.toLocaleString()} games`; };
+  bar.showCountError = (e) => { total.textContent = `${range} of ? games (${e.message})`; };
+  return bar;
 }
 
 async function showSearch(params, count) {
   view.replaceChildren(h("h1", {}, "Search games"), searchForm(params));
   const data = await api("search", Object.fromEntries(params));
   stillCurrent(count);
-  view.append(pager(data, params), resultsTable(data, params));
+  const bar = pager(data, params);
+  view.append(bar, resultsTable(data, params));
+  const filters = Object.fromEntries(params);
+  for (const k of ["sort", "desc", "limit", "offset"]) delete filters[k];
+  try {
+    const n = await api("count", filters);
+    stillCurrent(count);
+    bar.showTotal(n.total);
+  } catch (e) {
+    if (e instanceof Stale) throw e;
+    bar.showCountError(e);
+  }
 }
 
 // ---- game viewer --------------------------------------------------------------------------

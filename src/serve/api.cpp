@@ -20,7 +20,7 @@ namespace {
 // filter would otherwise widen the search silently), and so is a value of the wrong form.
 class Query {
  public:
-  Query(const Params& p, std::initializer_list<const char*> allowed) : p_(p) {
+  Query(const Params& p, const std::vector<std::string_view>& allowed) : p_(p) {
     std::set<std::string_view> names(allowed.begin(), allowed.end());
     for (const auto& [key, value] : p) {
       if (!names.count(key)) throw ApiError(400, "unknown parameter '" + key + "'");
@@ -189,25 +189,56 @@ std::vector<std::string> sort_names() {
 
 }  // namespace
 
-Json search(db::Connection& c, const Params& p) {
-  Query q(p, {"white",     "black",    "player",    "exact",     "substring",   "regex",     "color",   "outcome",
-              "result",    "eco",      "opening",   "event",     "site",        "date-from", "date-to", "min-elo",
-              "max-elo",   "both-elo", "min-plies", "max-plies", "termination", "material",  "fen",     "moves",
-              "transpose", "sort",     "desc",      "limit",     "offset"});
+namespace {
+
+// The parameters that select games, as /api/search and /api/count take them.
+std::vector<std::string_view> filter_names(std::initializer_list<std::string_view> more = {}) {
+  std::vector<std::string_view> names = {
+      "white",     "black",     "player",      "exact",    "substring", "regex",   "color",    "outcome", "result",
+      "eco",       "opening",   "event",       "site",     "date-from", "date-to", "min-elo",  "max-elo", "both-elo",
+      "min-plies", "max-plies", "termination", "material", "fen",       "moves",   "transpose"};
+  names.insert(names.end(), more);
+  return names;
+}
+
+// The games the request's filters select. A position search keeps its first `max` matches
+// by id.
+db::GameQuery filtered(db::Connection& c, const Query& q, std::size_t max = SIZE_MAX) {
   db::GameQuery gq;
   if (auto r = db::add_conditions(c, search_filter(q), gq); !r) throw ApiError(400, r.error());
-  std::string sort = q.choice("sort", sort_names(), "id");
-  bool desc = q.flag("desc");
-  gq.order = db::sort_columns().at(sort) + (desc ? " DESC, g.id DESC" : ", g.id");
-  gq.limit = q.number("limit", 1, 1000).value_or(50);
-  gq.offset = q.number("offset", 0, std::int64_t(1) << 40).value_or(0);
   if (auto t = target_of(q)) {
     db::PositionQuery pq{t->position, std::nullopt};
     if (!t->symbols.empty() && !q.flag("transpose")) pq.exact_moves = t->symbols;
-    db::restrict_to(c, db::find_position(c, pq, gq), gq);
+    db::restrict_to(c, db::find_position(c, pq, gq, nullptr, max), gq);
   }
-  return {{"total", db::count_games(c, gq)}, {"offset", gq.offset}, {"limit", gq.limit}, {"sort", sort}, {"desc", desc},
-          {"games", result_rows(c, gq)}};
+  return gq;
+}
+
+}  // namespace
+
+Json search(db::Connection& c, const Params& p) {
+  Query q(p, filter_names({"sort", "desc", "limit", "offset"}));
+  std::string sort = q.choice("sort", sort_names(), "id");
+  bool desc = q.flag("desc");
+  std::int64_t limit = q.number("limit", 1, 1000).value_or(50);
+  std::int64_t offset = q.number("offset", 0, std::int64_t(1) << 40).value_or(0);
+  // In id order a position search needs its matches only up to the page's end, and one
+  // more to tell whether another page follows.
+  bool by_id = sort == "id" && !desc;
+  db::GameQuery gq = filtered(c, q, by_id ? std::size_t(offset + limit + 1) : SIZE_MAX);
+  gq.order = db::sort_columns().at(sort) + (desc ? " DESC, g.id DESC" : ", g.id");
+  gq.limit = limit + 1;
+  gq.offset = offset;
+  Json games = result_rows(c, gq);
+  bool more = std::int64_t(games.size()) > limit;
+  if (more) games.erase(games.size() - 1);
+  return {{"offset", offset}, {"limit", limit}, {"sort", sort},
+          {"desc", desc},     {"more", more},   {"games", std::move(games)}};
+}
+
+Json count(db::Connection& c, const Params& p) {
+  Query q(p, filter_names());
+  return {{"total", db::count_games(c, filtered(c, q))}};
 }
 
 // ---- one game -------------------------------------------------------------------------

@@ -29,8 +29,12 @@ class ApiError : public std::runtime_error {
   int status_;
 };
 
-// GET /api/search: the filters of qipu search, paging, sorting and the total.
+// GET /api/search: the filters of qipu search, sorting and paging: a page of games and
+// whether more follow. Counting every match can take seconds at millions of games, so
+// that is a call of its own (count), which the page makes after showing the games.
 Json search(db::Connection& c, const Params& p);
+// GET /api/count: how many games the filters of /api/search match.
+Json count(db::Connection& c, const Params& p);
 // GET /api/game/ID: tags, moves (SAN in the requested notation, UCI, FEN, comments, NAGs,
 // variations) and the PGN.
 Json game(db::Connection& c, std::int64_t id, const Params& p);

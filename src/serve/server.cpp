@@ -143,6 +143,9 @@ void Server::Impl::add_api_routes() {
   http.Get("/api/search", [this](const Request& req, Response& res) {
     answer(res, [&](db::Connection& c) { return search(c, req.params); });
   });
+  http.Get("/api/count", [this](const Request& req, Response& res) {
+    answer(res, [&](db::Connection& c) { return count(c, req.params); });
+  });
   http.Get(R"(/api/game/(\d+))", [this](const Request& req, Response& res) {
     auto id = id_of(req.matches[1]);
     if (!id) return reply_error(res, 404, "no game " + std::string(req.matches[1]) + " in the database");

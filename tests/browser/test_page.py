@@ -51,8 +51,8 @@ def test_search_player_and_open_game(browser, server, qipu):
     browser.find_element(By.CSS_SELECTOR, "#search-form button[type=submit]").click()
     until(browser, lambda b: "player=Carlsen" in b.current_url and b.find_elements(By.CSS_SELECTOR, "#results tbody tr"))
     count = int(qipu.db_run("search", "--player", "Carlsen", "--count"))
-    total = browser.find_element(By.ID, "total").text
-    assert total.endswith(f"of {count:,} games")
+    # The total comes after the page, from /api/count.
+    until(browser, lambda b: b.find_element(By.ID, "total").text.endswith(f"of {count:,} games"))
     rows = browser.find_elements(By.CSS_SELECTOR, "#results tbody tr")
     assert rows and all("Carlsen" in r.text for r in rows)
     game_id = rows[0].get_attribute("data-id")
@@ -60,6 +60,24 @@ def test_search_player_and_open_game(browser, server, qipu):
     wait(browser, "#moves .mv")
     assert f"#game/{game_id}" in browser.current_url
     assert "Carlsen" in browser.find_element(By.TAG_NAME, "h1").text
+
+
+def test_pages_go_on_to_the_last_and_stop(browser, server, qipu):
+    count = int(qipu.db_run("search", "--count"))
+    last = (count - 1) // 50 * 50  # the last page's offset, 50 games a page
+    assert last >= 50
+    open_view(browser, server + f"#search?offset={last - 50}")
+    until(browser, lambda b: b.find_element(By.ID, "total").text ==
+          f"{last - 49:,}–{last:,} of {count:,} games")
+    following = browser.find_element(By.CSS_SELECTOR, ".pager button:last-child")
+    assert following.is_enabled()
+    following.click()
+    until(browser, lambda b: b.find_element(By.ID, "total").text ==
+          f"{last + 1:,}–{count:,} of {count:,} games")
+    assert not browser.find_element(By.CSS_SELECTOR, ".pager button:last-child").is_enabled()
+    ids = [int(r.get_attribute("data-id")) for r in browser.find_elements(By.CSS_SELECTOR, "#results tbody tr")]
+    assert ids[-1] == int(qipu.db_run("search", "--sort", "id", "--desc", "--limit", "1", "--format", "csv")
+                          .splitlines()[1].split(",")[0])
 
 
 def test_step_with_keys_matches_convert_to_fen(browser, server, qipu, screenshots):
