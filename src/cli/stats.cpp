@@ -15,6 +15,7 @@
 #include "qipu/db/players.hpp"
 #include "qipu/db/search.hpp"
 #include "qipu/db/standings.hpp"
+#include "qipu/db/summary.hpp"
 
 namespace qipu::cli {
 
@@ -30,45 +31,37 @@ struct StatsOptions {
   bool teams = false;
 };
 
-// "1990.05.??" from date_sort's YYYYMMDD with 00 for unknown parts.
-std::string date_text(std::int64_t d) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%04d.%02d.%02d", int(d / 10000), int(d / 100 % 100), int(d % 100));
-  std::string s = buf;
-  if (d / 100 % 100 == 0) s.replace(5, 2, "??");
-  if (d % 100 == 0) s.replace(8, 2, "??");
-  return s;
-}
-
 std::int64_t scalar(db::Connection& c, const char* sql) {
   auto st = c.prepare(sql);
   return st.step() ? st.int64(0) : 0;
 }
 
-// Two columns, counts on the right: the results, the final positions.
-void print_counts(std::ostream& out, Lang lang, db::Statement& st,
-                  const std::function<std::string(db::Statement&)>& label) {
+// Two columns, counts on the right, most games first: the results, the final positions.
+template <class Key>
+void print_counts(std::ostream& out, Lang lang, const std::map<Key, db::Tally>& counts,
+                  const std::function<std::string(const Key&)>& label) {
+  std::vector<std::pair<std::string, std::int64_t>> rows;
+  for (const auto& [key, t] : counts) rows.emplace_back(label(key), t.games);
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   Table table({{""}, {"", 0, 40, true}});
-  while (st.step()) table.add({std::string(word(lang, label(st))), std::to_string(st.int64(1))});
+  for (const auto& [name, n] : rows) table.add({std::string(word(lang, name)), std::to_string(n)});
   table.print(out, "  ");
 }
 
 void print_totals(std::ostream& out, Lang lang, db::Connection& c) {
   auto label = [&](std::string_view english) { return pad(word(lang, english), 9); };
-  out << label("games:") << scalar(c, "SELECT count(*) FROM game") << "\n";
+  auto s = db::read_summary(c);
+  out << label("games:") << s.all.games << "\n";
   out << label("players:") << scalar(c, "SELECT count(*) FROM player") << "\n";
   out << label("events:") << scalar(c, "SELECT count(*) FROM event") << "\n";
-  auto range = c.prepare("SELECT min(date_sort), max(date_sort) FROM game");
-  if (range.step() && !range.is_null(0))
-    out << label("dates:") << date_text(range.int64(0)) << " – " << date_text(range.int64(1)) << "\n";
+  if (s.all.first_date)
+    out << label("dates:") << db::date_text(*s.all.first_date) << " – " << db::date_text(*s.all.last_date) << "\n";
   out << "\n" << word(lang, "results:") << "\n";
-  auto results =
-      c.prepare("SELECT coalesce(result, '(none)'), count(*) FROM game GROUP BY result ORDER BY count(*) DESC");
-  print_counts(out, lang, results, [](db::Statement& st) { return shown(st.text(0)); });
+  print_counts<std::optional<std::string>>(
+      out, lang, s.results, [](const std::optional<std::string>& r) { return r ? shown(*r) : std::string("(none)"); });
   out << "\n" << word(lang, "final positions:") << "\n";
-  auto terms = c.prepare("SELECT termination, count(*) FROM game GROUP BY termination ORDER BY count(*) DESC");
-  print_counts(out, lang, terms,
-               [](db::Statement& st) { return std::string(termination_name(Termination(st.int64(0)))); });
+  print_counts<std::int64_t>(out, lang, s.terminations,
+                             [](const std::int64_t& t) { return std::string(termination_name(Termination(t))); });
 }
 
 // The openings played most, by name (the variations counted with their opening); in

@@ -902,6 +902,7 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
   else
     unindexed_ = {unindexed_.first ? unindexed_.first : id, id};  // one import's ids follow each other
   player_index_.add_game(id, r.white, r.black, r.result);
+  summary_.add_game(id, r.result, std::int64_t(rec.termination), r.event, r.date_sort);
   ++stats_.imported;
   next_game();
 }
@@ -949,6 +950,7 @@ void Importer::flush() {
   if (opt_.position_index) merge_position_index(db_, added);
   explore_.flush(db_);
   player_index_.flush(db_);
+  summary_.flush(db_);
 }
 
 void Importer::commit_batch() {

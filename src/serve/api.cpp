@@ -2,14 +2,17 @@
 // values reach SQL only as bound parameters (db::add_conditions, db::GameQuery).
 #include "serve/api.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <set>
 
 #include "qipu/board/movegen.hpp"
 #include "qipu/db/search.hpp"
 #include "qipu/db/standings.hpp"
+#include "qipu/db/summary.hpp"
 #include "qipu/game/writer.hpp"
 
 namespace qipu::serve {
@@ -410,32 +413,51 @@ Json stats(db::Connection& c) {
     auto st = c.prepare(sql);
     return st.step() ? st.int64(0) : 0;
   };
-  Json out = {{"games", scalar("SELECT count(*) FROM game")},
+  auto s = db::read_summary(c);
+  Json out = {{"games", s.all.games},
               {"players", scalar("SELECT count(*) FROM player")},
               {"events", scalar("SELECT count(*) FROM event")}};
-  auto range = c.prepare("SELECT min(date), max(date) FROM game WHERE date_sort IS NOT NULL");
-  if (range.step() && !range.is_null(0)) out["dates"] = {range.text(0), range.text(1)};
+  if (s.all.first_date) out["dates"] = {db::date_text(*s.all.first_date), db::date_text(*s.all.last_date)};
+  std::map<std::string, std::int64_t> by_result;  // a missing tag as an empty one
+  for (const auto& [result, t] : s.results) by_result[result.value_or("")] += t.games;
+  std::vector<std::pair<std::string, std::int64_t>> sorted(by_result.begin(), by_result.end());
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
   Json results = Json::object();
-  auto st = c.prepare("SELECT coalesce(result, ''), count(*) FROM game GROUP BY result ORDER BY count(*) DESC");
-  while (st.step()) results[std::string(st.text(0))] = st.int64(1);
+  for (const auto& [result, n] : sorted) results[result] = n;
   out["results"] = std::move(results);
   return out;
 }
 
 Json events(db::Connection& c, const Params& p) {
   Query q(p, {"q", "limit"});
-  auto st = c.prepare(
-      "SELECT e.id, e.name, count(g.id), min(g.date) FROM event e JOIN game g ON g.event = e.id "
-      "WHERE qipu_fold(e.name) LIKE ? ESCAPE '\\' GROUP BY e.id ORDER BY min(g.date_sort) DESC, e.name LIMIT ?");
+  auto limit = std::size_t(q.number("limit", 1, 1000).value_or(100));
   std::string pattern = "%";  // appended, not "%" + s + "%": see db/standings.cpp
   pattern += db::escape_like(game::fold_name(q.text("q")));
   pattern += "%";
+  auto summary = db::read_summary(c);
+  struct Row {
+    std::int64_t id;
+    std::string name;
+    const db::Tally* tally;
+  };
+  std::vector<Row> rows;
+  auto st = c.prepare("SELECT id, name FROM event WHERE qipu_fold(name) LIKE ? ESCAPE '\\'");
   st.bind(1, pattern);
-  st.bind(2, q.number("limit", 1, 1000).value_or(100));
-  Json rows = Json::array();
   while (st.step())
-    rows.push_back({{"id", st.int64(0)}, {"name", st.text(1)}, {"games", st.int64(2)}, {"date", st.text(3)}});
-  return {{"events", rows}};
+    if (auto it = summary.events.find(st.int64(0)); it != summary.events.end())
+      rows.push_back({st.int64(0), std::string(st.text(1)), &it->second});
+  // Latest first, undated last, then by name.
+  auto first = [](const Row& r) { return r.tally->first_date.value_or(std::numeric_limits<std::int64_t>::min()); };
+  std::sort(rows.begin(), rows.end(),
+            [&](const Row& a, const Row& b) { return first(a) != first(b) ? first(a) > first(b) : a.name < b.name; });
+  if (rows.size() > limit) rows.resize(limit);
+  Json out = Json::array();
+  for (const auto& r : rows)
+    out.push_back({{"id", r.id},
+                   {"name", r.name},
+                   {"games", r.tally->games},
+                   {"date", r.tally->first_date ? db::date_text(*r.tally->first_date) : ""}});
+  return {{"events", out}};
 }
 
 Json event(db::Connection& c, const Params& p) {

@@ -1,0 +1,139 @@
+// The collection's totals (db/summary.hpp), as rows of the table summary: (kind, value) with
+// games and dates. Kinds: 'all'; 'result' (value the Result tag) and 'no result'; 'termination'
+// (qipu::Termination); 'event' (event id); 'through' (games: the last game id the rows count).
+#include "qipu/db/summary.hpp"
+
+#include <cstdio>
+#include <limits>
+
+#include "runs.hpp"
+
+namespace qipu::db {
+
+void Tally::add(std::int64_t n, std::optional<std::int64_t> first, std::optional<std::int64_t> last) {
+  games += n;
+  if (first && (!first_date || *first < *first_date)) first_date = first;
+  if (last && (!last_date || *last > *last_date)) last_date = last;
+}
+
+std::string date_text(std::int64_t d) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04d.%02d.%02d", int(d / 10000), int(d / 100 % 100), int(d % 100));
+  std::string s = buf;
+  if (d / 100 % 100 == 0) s.replace(5, 2, "??");
+  if (d % 100 == 0) s.replace(8, 2, "??");
+  return s;
+}
+
+namespace {
+
+void add_game_to(Summary& s, std::optional<std::string_view> result, std::int64_t termination,
+                 std::optional<std::int64_t> event, std::optional<std::int64_t> date) {
+  s.all.add(1, date, date);
+  s.results[result ? std::optional<std::string>(*result) : std::nullopt].add(1, date, date);
+  s.terminations[termination].add(1, date, date);
+  if (event) s.events[*event].add(1, date, date);
+}
+
+// Adds the games with ids from `first` to `last` from their rows.
+void count_rows(Connection& db, std::int64_t first, std::int64_t last, Summary& s) {
+  auto st = db.prepare("SELECT result, termination, event, date_sort FROM game WHERE id BETWEEN ? AND ?");
+  st.bind(1, first).bind(2, last);
+  auto opt = [&](int col) { return st.is_null(col) ? std::nullopt : std::optional(st.int64(col)); };
+  while (st.step())
+    add_game_to(s, st.is_null(0) ? std::nullopt : std::optional(st.text(0)), st.int64(1), opt(2), opt(3));
+}
+
+bool has_summary_table(Connection& db) {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'summary'").step();
+}
+
+// The last game id the rows count; 0 without rows.
+std::int64_t counted_through(Connection& db) {
+  auto st = db.prepare("SELECT games FROM summary WHERE kind = 'through' AND value = ''");
+  return st.step() ? st.int64(0) : 0;
+}
+
+// Adds the rows to s; returns the last game id they count.
+std::int64_t read_rows(Connection& db, Summary& s) {
+  std::int64_t through = 0;
+  auto st = db.prepare("SELECT kind, value, games, first_date, last_date FROM summary");
+  auto opt = [&](int col) { return st.is_null(col) ? std::nullopt : std::optional(st.int64(col)); };
+  while (st.step()) {
+    std::string_view kind = st.text(0);
+    Tally* t = nullptr;
+    if (kind == "through") through = st.int64(2);
+    if (kind == "all") t = &s.all;
+    if (kind == "result") t = &s.results[std::string(st.text(1))];
+    if (kind == "no result") t = &s.results[std::nullopt];
+    if (kind == "termination") t = &s.terminations[st.int64(1)];
+    if (kind == "event") t = &s.events[st.int64(1)];
+    if (t) t->add(st.int64(2), opt(3), opt(4));
+  }
+  return through;
+}
+
+void write_rows(Connection& db, const Summary& s) {
+  auto st = db.prepare(
+      "INSERT INTO summary(kind, value, games, first_date, last_date) VALUES (?, ?, ?, ?, ?)"
+      " ON CONFLICT(kind, value) DO UPDATE SET games = games + excluded.games,"
+      " first_date = coalesce(min(first_date, excluded.first_date), first_date, excluded.first_date),"
+      " last_date = coalesce(max(last_date, excluded.last_date), last_date, excluded.last_date)");
+  auto put = [&](std::string_view kind, const auto& value, const Tally& t) {
+    st.bind(1, kind).bind(2, value).bind(3, t.games);
+    t.first_date ? st.bind(4, *t.first_date) : st.bind_null(4);
+    t.last_date ? st.bind(5, *t.last_date) : st.bind_null(5);
+    st.run();
+  };
+  constexpr std::string_view None = "";  // a view with data: an empty one binds NULL
+  put("all", None, s.all);
+  for (const auto& [result, t] : s.results) put(result ? "result" : "no result", result ? *result : None, t);
+  for (const auto& [termination, t] : s.terminations) put("termination", termination, t);
+  for (const auto& [event, t] : s.events) put("event", event, t);
+}
+
+}  // namespace
+
+void SummaryWriter::add_game(std::int64_t id, std::optional<std::string_view> result, std::int64_t termination,
+                             std::optional<std::int64_t> event, std::optional<std::int64_t> date_sort) {
+  if (first_ == 0) first_ = id;
+  last_ = id;
+  add_game_to(pending_, result, termination, event, date_sort);
+}
+
+void SummaryWriter::flush(Connection& db) {
+  if (first_ == 0) return;
+  std::int64_t through = counted_through(db);
+  if (through < 0 || through >= first_) {  // rows that count these ids already are not ours: counted again
+    db.exec("DELETE FROM summary");
+    through = 0;
+  }
+  // Games stored by an older qipu, which kept no rows for them.
+  if (through + 1 < first_) count_rows(db, through + 1, first_ - 1, pending_);
+  write_rows(db, pending_);
+  db.prepare("INSERT OR REPLACE INTO summary(kind, value, games) VALUES ('through', '', ?)").bind(1, last_).run();
+  pending_ = {};
+  first_ = last_ = 0;
+}
+
+Summary read_summary(Connection& db) {
+  runs::Snapshot snapshot(db);
+  Summary s;
+  std::int64_t through = 0;
+  if (has_summary_table(db)) {
+    try {
+      through = read_rows(db, s);
+    } catch (const DbError&) {  // another program's table of that name
+      through = -1;
+    }
+    auto last = db.prepare("SELECT coalesce(max(id), 0) FROM game");
+    if (through < 0 || (last.step() && through > last.int64(0))) {  // not these games' rows: the rows say
+      s = {};
+      through = 0;
+    }
+  }
+  count_rows(db, through + 1, std::numeric_limits<std::int64_t>::max(), s);
+  return s;
+}
+
+}  // namespace qipu::db

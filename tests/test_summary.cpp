@@ -1,0 +1,185 @@
+// The collection's totals that import keeps (db/summary.hpp), against GROUP BY scans of the
+// game table: after imports in several batches, an import killed between batches, games
+// stored without rows (as by an older qipu) and a database without the table.
+#include <catch2/catch.hpp>
+
+#include "cli_util.hpp"
+#include "import_util.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "qipu/db/store.hpp"
+#include "qipu/db/summary.hpp"
+
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_summary {
+
+using namespace qipu;
+using namespace cli_test;
+
+namespace {
+
+using import_test::number;
+using import_test::world_championships;
+
+// Imports games [first, last) of `games`, committing every `batch`; `finish` false leaves
+// the last batch uncommitted, as a kill does.
+void import(db::Connection& c, const std::vector<game::GameRecord>& games, std::size_t first, std::size_t last,
+            std::size_t batch, bool finish = true) {
+  db::ImportOptions o;
+  o.allow_duplicates = true;
+  o.batch_games = batch;
+  db::Importer imp(c, o);
+  for (std::size_t i = first; i < last; ++i) imp.add("test", games[i], *db::encode_game(games[i]));
+  if (finish) imp.finish();
+}
+
+using Row = std::tuple<std::int64_t, std::optional<std::int64_t>, std::optional<std::int64_t>>;
+
+Row row_of(const db::Tally& t) { return {t.games, t.first_date, t.last_date}; }
+
+// (games, first date, last date) by the key a GROUP BY of the game table gives.
+template <class Key>
+std::map<Key, Row> scan(db::Connection& c, const std::string& key, const std::string& where = "1") {
+  std::map<Key, Row> out;
+  auto st = c.prepare("SELECT " + key + ", count(*), min(date_sort), max(date_sort) FROM game WHERE " + where +
+                      " GROUP BY " + key);
+  auto opt = [&](int col) { return st.is_null(col) ? std::nullopt : std::optional(st.int64(col)); };
+  while (st.step()) {
+    Key k;
+    if constexpr (std::is_same_v<Key, std::int64_t>)
+      k = st.int64(0);
+    else if (!st.is_null(0))
+      k = std::string(st.text(0));
+    out[k] = {st.int64(1), opt(2), opt(3)};
+  }
+  return out;
+}
+
+template <class Key>
+std::map<Key, Row> rows_of(const std::map<Key, db::Tally>& m) {
+  std::map<Key, Row> out;
+  for (const auto& [k, t] : m) out[k] = row_of(t);
+  return out;
+}
+
+void check_against_scan(db::Connection& c) {
+  auto s = db::read_summary(c);
+  auto all = scan<std::int64_t>(c, "id * 0");  // one group
+  REQUIRE(all.size() == 1);
+  CHECK(row_of(s.all) == all[0]);
+  CHECK(rows_of(s.results) == scan<std::optional<std::string>>(c, "result"));
+  CHECK(rows_of(s.terminations) == scan<std::int64_t>(c, "termination"));
+  CHECK(rows_of(s.events) == scan<std::int64_t>(c, "event", "event IS NOT NULL"));
+  CHECK(s.results.size() > 2);
+  CHECK(s.events.size() > 10);
+}
+
+fs::path fresh_db(const std::string& name) { return import_test::temp_db("summary", name); }
+
+}  // namespace
+
+TEST_CASE("summary: import's totals equal a scan after batches, a killed import, and games it did not count",
+          "[summary]") {
+  auto games = world_championships();
+  REQUIRE(games.size() > 1000);
+  // A game without a Result tag and one with an empty tag: counted apart.
+  games[3].tags.erase(
+      std::find_if(games[3].tags.begin(), games[3].tags.end(), [](const auto& t) { return t.first == "Result"; }));
+  for (auto& [name, value] : games[4].tags)
+    if (name == "Result") value = "";
+  fs::path path = fresh_db("batches");
+  auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+  import(*c, games, 0, 300, 70);
+  import(*c, games, 300, 600, 1000);
+  check_against_scan(*c);
+  CHECK(number(*c, "SELECT games FROM summary WHERE kind = 'through'") == 600);
+  CHECK(number(*c, "SELECT count(*) FROM summary WHERE kind = 'no result'") == 1);
+
+  import(*c, games, 600, 730, 50, false);  // killed: two batches of 50 stay
+  REQUIRE(number(*c, "SELECT count(*) FROM game") == 700);
+  check_against_scan(*c);
+
+  // Games stored by a qipu that kept no totals: the rows stop at game 500.
+  c->exec("DELETE FROM summary; DROP TABLE summary");
+  {
+    db::Connection reader(path.string(), db::Connection::Mode::ReadOnly);
+    check_against_scan(reader);  // no table: every game from its row
+  }
+  c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);  // the table again, empty
+  import(*c, games, 0, 500, 500);
+  REQUIRE(number(*c, "SELECT games FROM summary WHERE kind = 'through'") == 1200);
+  check_against_scan(*c);  // the next import counted games 1-700 from their rows
+  // Rows that stop short of the games: the rest counted when read, and added by the next import.
+  c->exec("UPDATE summary SET games = 900 WHERE kind = 'through'");
+  c->exec(
+      "DELETE FROM summary WHERE kind <> 'through'; INSERT INTO summary(kind, value, games, first_date, last_date)"
+      " SELECT 'all', '', count(*), min(date_sort), max(date_sort) FROM game WHERE id <= 900;"
+      " INSERT INTO summary(kind, value, games, first_date, last_date) SELECT 'result', result, count(*),"
+      " min(date_sort), max(date_sort) FROM game WHERE id <= 900 AND result IS NOT NULL GROUP BY result;"
+      " INSERT INTO summary(kind, value, games, first_date, last_date) SELECT 'no result', '', count(*),"
+      " min(date_sort), max(date_sort) FROM game WHERE id <= 900 AND result IS NULL;"
+      " INSERT INTO summary(kind, value, games, first_date, last_date) SELECT 'termination', termination, count(*),"
+      " min(date_sort), max(date_sort) FROM game WHERE id <= 900 GROUP BY termination;"
+      " INSERT INTO summary(kind, value, games, first_date, last_date) SELECT 'event', event, count(*),"
+      " min(date_sort), max(date_sort) FROM game WHERE id <= 900 AND event IS NOT NULL GROUP BY event");
+  check_against_scan(*c);
+  import(*c, games, 500, 520, 100);
+  CHECK(number(*c, "SELECT games FROM summary WHERE kind = 'through'") == 1220);
+  check_against_scan(*c);
+}
+
+TEST_CASE(
+    "summary: rows that count games the import is adding are not trusted, and another program's table is not read",
+    "[summary]") {
+  auto games = world_championships();
+  fs::path path = fresh_db("foreign");
+  auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+  import(*c, games, 0, 200, 100);
+  c->exec("UPDATE summary SET games = 5000 WHERE kind = 'through'; UPDATE summary SET games = games + 7");
+  import(*c, games, 200, 400, 100);  // the rows claim games up to 5000: counted again
+  CHECK(number(*c, "SELECT games FROM summary WHERE kind = 'through'") == 400);
+  check_against_scan(*c);
+  // A last counted game past the last game, or below 0: the rows are not these games'.
+  for (const char* through : {"9223372036854775807", "-3"}) {
+    INFO(through);
+    c->exec(std::string("UPDATE summary SET games = ") + through + " WHERE kind = 'through'");
+    check_against_scan(*c);
+  }
+  c->exec("DROP TABLE summary; CREATE TABLE summary (kind TEXT, other TEXT)");
+  db::Connection reader(path.string(), db::Connection::Mode::ReadOnly);
+  check_against_scan(reader);
+}
+
+TEST_CASE("summary: qipu stats prints the totals a scan of the games gives", "[summary]") {
+  auto games = world_championships();
+  fs::path path = fresh_db("cli");
+  {
+    auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+    import(*c, games, 0, games.size(), 400);
+  }
+  db::Connection c(path.string(), db::Connection::Mode::ReadOnly);
+  auto r = run_qipu("stats --db \"" + path.string() + "\"");
+  REQUIRE(r.code == 0);
+  CHECK(contains(r.out, "games:   " + std::to_string(number(c, "SELECT count(*) FROM game")) + "\n"));
+  std::vector<std::string> lines;
+  for (std::size_t at = 0, end; (end = r.out.find('\n', at)) != std::string::npos; at = end + 1)
+    lines.push_back(r.out.substr(at, end - at));
+  auto st = c.prepare("SELECT coalesce(result, '(none)'), count(*) FROM game GROUP BY result");
+  std::size_t results = 0;
+  while (st.step()) {
+    std::string label = "  " + std::string(st.text(0)) + " ", count = " " + std::to_string(st.int64(1));
+    INFO(label << count);
+    CHECK(std::any_of(lines.begin(), lines.end(),
+                      [&](const std::string& l) { return l.starts_with(label) && l.ends_with(count); }));
+    ++results;
+  }
+  CHECK(results > 2);
+  auto dates = c.prepare("SELECT min(date_sort), max(date_sort) FROM game");
+  REQUIRE(dates.step());
+  CHECK(contains(r.out, db::date_text(dates.int64(0)) + " – " + db::date_text(dates.int64(1))));
+}
+
+}  // namespace test_summary
