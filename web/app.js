@@ -148,7 +148,7 @@ function pager(data, params) {
     p.offset = String(Math.max(0, offset));
     go("search", p);
   };
-  const first = data.games.length ? data.offset + 1 : 0, last = data.offset + data.games.length;
+  const first = data.games.length ? data.offset + 1 : 0, last = first ? data.offset + data.games.length : 0;
   const range = `${first.toLocaleString()}–${last.toLocaleString()}`;
   const total = h("span", { id: "total" }, `${range} of … games`);
   const bar = h("div", { class: "pager" },
