@@ -36,16 +36,18 @@ void import(db::Connection& c, const std::vector<game::GameRecord>& games, std::
   if (finish) imp.finish();
 }
 
-using Row = std::tuple<std::int64_t, std::optional<std::int64_t>, std::optional<std::int64_t>>;
+using Row =
+    std::tuple<std::int64_t, std::optional<std::int64_t>, std::optional<std::int64_t>, std::int64_t, std::int64_t>;
 
-Row row_of(const db::Tally& t) { return {t.games, t.first_date, t.last_date}; }
+Row row_of(const db::Tally& t) { return {t.games, t.first_date, t.last_date, t.first_game, t.last_game}; }
 
 // (games, first date, last date) by the key a GROUP BY of the game table gives.
 template <class Key>
 std::map<Key, Row> scan(db::Connection& c, const std::string& key, const std::string& where = "1") {
   std::map<Key, Row> out;
-  auto st = c.prepare("SELECT " + key + ", count(*), min(date_sort), max(date_sort) FROM game WHERE " + where +
-                      " GROUP BY " + key);
+  auto st =
+      c.prepare("SELECT " + key + ", count(*), min(date_sort), max(date_sort), min(id), max(id) FROM game WHERE " +
+                where + " GROUP BY " + key);
   auto opt = [&](int col) { return st.is_null(col) ? std::nullopt : std::optional(st.int64(col)); };
   while (st.step()) {
     Key k;
@@ -53,7 +55,7 @@ std::map<Key, Row> scan(db::Connection& c, const std::string& key, const std::st
       k = st.int64(0);
     else if (!st.is_null(0))
       k = std::string(st.text(0));
-    out[k] = {st.int64(1), opt(2), opt(3)};
+    out[k] = {st.int64(1), opt(2), opt(3), st.int64(4), st.int64(5)};
   }
   return out;
 }
@@ -75,6 +77,21 @@ void check_against_scan(db::Connection& c) {
   CHECK(rows_of(s.events) == scan<std::int64_t>(c, "event", "event IS NOT NULL"));
   CHECK(s.results.size() > 2);
   CHECK(s.events.size() > 10);
+  // Each event's games through db::event_games, and an event without games.
+  auto max_event = number(c, "SELECT max(id) FROM event");
+  for (std::int64_t e = 1; e <= max_event + 1; ++e) {
+    auto q = db::event_games(c, e);
+    auto st = c.prepare("SELECT g.id FROM game g WHERE " + q.where + " ORDER BY g.id");
+    int i = 1;
+    for (const auto& p : q.params) std::visit([&](const auto& v) { st.bind(i++, v); }, p);
+    std::vector<std::int64_t> got, want;
+    while (st.step()) got.push_back(st.int64(0));
+    auto all = c.prepare("SELECT id FROM game NOT INDEXED WHERE event = ? ORDER BY id");
+    all.bind(1, e);
+    while (all.step()) want.push_back(all.int64(0));
+    INFO("event " << e);
+    CHECK(got == want);
+  }
 }
 
 fs::path fresh_db(const std::string& name) { return import_test::temp_db("summary", name); }
@@ -115,16 +132,23 @@ TEST_CASE("summary: import's totals equal a scan after batches, a killed import,
   // Rows that stop short of the games: the rest counted when read, and added by the next import.
   c->exec("UPDATE summary SET games = 900 WHERE kind = 'through'");
   c->exec(
-      "DELETE FROM summary WHERE kind <> 'through'; INSERT INTO summary(kind, value, games, first_date, last_date)"
-      " SELECT 'all', '', count(*), min(date_sort), max(date_sort) FROM game WHERE id <= 900;"
-      " INSERT INTO summary(kind, value, games, first_date, last_date) SELECT 'result', result, count(*),"
-      " min(date_sort), max(date_sort) FROM game WHERE id <= 900 AND result IS NOT NULL GROUP BY result;"
-      " INSERT INTO summary(kind, value, games, first_date, last_date) SELECT 'no result', '', count(*),"
-      " min(date_sort), max(date_sort) FROM game WHERE id <= 900 AND result IS NULL;"
-      " INSERT INTO summary(kind, value, games, first_date, last_date) SELECT 'termination', termination, count(*),"
-      " min(date_sort), max(date_sort) FROM game WHERE id <= 900 GROUP BY termination;"
-      " INSERT INTO summary(kind, value, games, first_date, last_date) SELECT 'event', event, count(*),"
-      " min(date_sort), max(date_sort) FROM game WHERE id <= 900 AND event IS NOT NULL GROUP BY event");
+      "DELETE FROM summary WHERE kind <> 'through'; INSERT INTO summary(kind, value, games, first_date, last_date, "
+      "first_game, last_game)"
+      " SELECT 'all', '', count(*), min(date_sort), max(date_sort), min(id), max(id) FROM game WHERE id <= 900;"
+      " INSERT INTO summary(kind, value, games, first_date, last_date, first_game, last_game) SELECT 'result', result, "
+      "count(*),"
+      " min(date_sort), max(date_sort), min(id), max(id) FROM game WHERE id <= 900 AND result IS NOT NULL GROUP BY "
+      "result;"
+      " INSERT INTO summary(kind, value, games, first_date, last_date, first_game, last_game) SELECT 'no result', '', "
+      "count(*),"
+      " min(date_sort), max(date_sort), min(id), max(id) FROM game WHERE id <= 900 AND result IS NULL;"
+      " INSERT INTO summary(kind, value, games, first_date, last_date, first_game, last_game) SELECT 'termination', "
+      "termination, count(*),"
+      " min(date_sort), max(date_sort), min(id), max(id) FROM game WHERE id <= 900 GROUP BY termination;"
+      " INSERT INTO summary(kind, value, games, first_date, last_date, first_game, last_game) SELECT 'event', event, "
+      "count(*),"
+      " min(date_sort), max(date_sort), min(id), max(id) FROM game WHERE id <= 900 AND event IS NOT NULL GROUP BY "
+      "event");
   check_against_scan(*c);
   import(*c, games, 500, 520, 100);
   CHECK(number(*c, "SELECT games FROM summary WHERE kind = 'through'") == 1220);
@@ -149,8 +173,13 @@ TEST_CASE(
     check_against_scan(*c);
   }
   c->exec("DROP TABLE summary; CREATE TABLE summary (kind TEXT, other TEXT)");
-  db::Connection reader(path.string(), db::Connection::Mode::ReadOnly);
-  check_against_scan(reader);
+  {
+    db::Connection reader(path.string(), db::Connection::Mode::ReadOnly);
+    check_against_scan(reader);
+  }
+  import(*c, games, 400, 450, 100);  // the other table left as it was
+  CHECK(number(*c, "SELECT count(*) FROM summary") == 0);
+  check_against_scan(*c);
 }
 
 TEST_CASE("summary: qipu stats prints the totals a scan of the games gives", "[summary]") {

@@ -16,6 +16,7 @@
 #include "qipu/db/players.hpp"
 #include "qipu/db/rating.hpp"
 #include "qipu/db/search.hpp"
+#include "qipu/db/summary.hpp"
 
 namespace qipu::cli {
 
@@ -201,10 +202,7 @@ void print_table(std::ostream& out, Table& table, bool tsv, std::string_view ind
 
 void print_team_stats(std::ostream& out, Lang lang, bool tsv, db::Connection& c, std::int64_t event,
                       const std::string& event_name, bool by_game_points, int max_crosstable) {
-  db::GameQuery q;
-  q.where = "g.event = ?";
-  q.params.emplace_back(event);
-  auto s = db::team_standings(db::load_player_games(c, q, true), by_game_points);
+  auto s = db::team_standings(db::load_player_games(c, db::event_games(c, event), true), by_game_points);
   if (s.matches.empty()) {
     std::cerr << "qipu stats: no game of \"" << shown(event_name)
               << "\" names both teams (WhiteTeam and BlackTeam tags) and has a result\n";

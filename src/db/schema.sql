@@ -167,9 +167,10 @@ CREATE TABLE IF NOT EXISTS eco_line (
   max_ply   INTEGER NOT NULL
 );
 
--- The collection's totals (db/summary.hpp), kept by import in the games' transactions: games
--- and first and last dates by kind and value ('all'; 'result' and 'no result'; 'termination';
--- 'event' by id), and the last game id they count ('through', in games). Games past it
+-- The collection's totals (db/summary.hpp), kept by import in the games' transactions: games,
+-- first and last dates and first and last game ids by kind and value ('all'; 'result' and
+-- 'no result'; 'termination'; 'event' by id), and the last game id they count ('through', in
+-- games). Games past it
 -- (stored by an older qipu) are counted from their rows when read, and added by the next
 -- import. Without it `qipu stats` and qipu serve's summary and events read every game: more
 -- than 10 s at 12 M games (bench/bench_serve.md, 2026-12-04).
@@ -179,5 +180,7 @@ CREATE TABLE IF NOT EXISTS summary (
   games      INTEGER NOT NULL,
   first_date INTEGER,
   last_date  INTEGER,
+  first_game INTEGER NOT NULL,
+  last_game  INTEGER NOT NULL,
   PRIMARY KEY (kind, value)
 ) WITHOUT ROWID;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "qipu/db/search.hpp"
+#include "qipu/db/summary.hpp"
 
 namespace qipu::db {
 
@@ -33,10 +34,13 @@ struct EventGame {
 };
 
 std::vector<EventGame> event_games(Connection& c, std::int64_t event, std::map<std::int64_t, Entrant>& entrants) {
+  GameQuery q = db::event_games(c, event);
   auto st = c.prepare(
       "SELECT g.white, g.black, g.result, w.name, b.name FROM game g JOIN player w ON w.id = g.white "
-      "JOIN player b ON b.id = g.black WHERE g.event = ? ORDER BY g.date_sort, g.id");
-  st.bind(1, event);
+      "JOIN player b ON b.id = g.black WHERE " +
+      q.where + " ORDER BY g.date_sort, g.id");
+  int i = 1;
+  for (const auto& p : q.params) std::visit([&](const auto& v) { st.bind(i++, v); }, p);
   std::vector<EventGame> games;
   while (st.step()) {
     std::string_view r = st.text(2);

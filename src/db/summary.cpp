@@ -3,17 +3,21 @@
 // (qipu::Termination); 'event' (event id); 'through' (games: the last game id the rows count).
 #include "qipu/db/summary.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 
+#include "qipu/db/store.hpp"
 #include "runs.hpp"
 
 namespace qipu::db {
 
-void Tally::add(std::int64_t n, std::optional<std::int64_t> first, std::optional<std::int64_t> last) {
-  games += n;
-  if (first && (!first_date || *first < *first_date)) first_date = first;
-  if (last && (!last_date || *last > *last_date)) last_date = last;
+void Tally::add(const Tally& t) {
+  games += t.games;
+  if (t.first_date && (!first_date || *t.first_date < *first_date)) first_date = t.first_date;
+  if (t.last_date && (!last_date || *t.last_date > *last_date)) last_date = t.last_date;
+  if (t.first_game && (!first_game || t.first_game < first_game)) first_game = t.first_game;
+  last_game = std::max(last_game, t.last_game);
 }
 
 std::string date_text(std::int64_t d) {
@@ -27,25 +31,34 @@ std::string date_text(std::int64_t d) {
 
 namespace {
 
-void add_game_to(Summary& s, std::optional<std::string_view> result, std::int64_t termination,
+void add_game_to(Summary& s, std::int64_t id, std::optional<std::string_view> result, std::int64_t termination,
                  std::optional<std::int64_t> event, std::optional<std::int64_t> date) {
-  s.all.add(1, date, date);
-  s.results[result ? std::optional<std::string>(*result) : std::nullopt].add(1, date, date);
-  s.terminations[termination].add(1, date, date);
-  if (event) s.events[*event].add(1, date, date);
+  Tally one{1, date, date, id, id};
+  s.all.add(one);
+  s.results[result ? std::optional<std::string>(*result) : std::nullopt].add(one);
+  s.terminations[termination].add(one);
+  if (event) s.events[*event].add(one);
 }
 
 // Adds the games with ids from `first` to `last` from their rows.
 void count_rows(Connection& db, std::int64_t first, std::int64_t last, Summary& s) {
-  auto st = db.prepare("SELECT result, termination, event, date_sort FROM game WHERE id BETWEEN ? AND ?");
+  auto st = db.prepare("SELECT id, result, termination, event, date_sort FROM game WHERE id BETWEEN ? AND ?");
   st.bind(1, first).bind(2, last);
   auto opt = [&](int col) { return st.is_null(col) ? std::nullopt : std::optional(st.int64(col)); };
   while (st.step())
-    add_game_to(s, st.is_null(0) ? std::nullopt : std::optional(st.text(0)), st.int64(1), opt(2), opt(3));
+    add_game_to(s, st.int64(0), st.is_null(1) ? std::nullopt : std::optional(st.text(1)), st.int64(2), opt(3), opt(4));
 }
 
 bool has_summary_table(Connection& db) {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'summary'").step();
+}
+
+// Whether the table summary has this file's columns.
+bool ours(Connection& db) {
+  auto st = db.prepare(
+      "SELECT count(*) FROM pragma_table_info('summary') WHERE name IN"
+      " ('kind', 'value', 'games', 'first_date', 'last_date', 'first_game', 'last_game')");
+  return st.step() && st.int64(0) == 7;
 }
 
 // The last game id the rows count; 0 without rows.
@@ -57,7 +70,7 @@ std::int64_t counted_through(Connection& db) {
 // Adds the rows to s; returns the last game id they count.
 std::int64_t read_rows(Connection& db, Summary& s) {
   std::int64_t through = 0;
-  auto st = db.prepare("SELECT kind, value, games, first_date, last_date FROM summary");
+  auto st = db.prepare("SELECT kind, value, games, first_date, last_date, first_game, last_game FROM summary");
   auto opt = [&](int col) { return st.is_null(col) ? std::nullopt : std::optional(st.int64(col)); };
   while (st.step()) {
     std::string_view kind = st.text(0);
@@ -68,21 +81,24 @@ std::int64_t read_rows(Connection& db, Summary& s) {
     if (kind == "no result") t = &s.results[std::nullopt];
     if (kind == "termination") t = &s.terminations[st.int64(1)];
     if (kind == "event") t = &s.events[st.int64(1)];
-    if (t) t->add(st.int64(2), opt(3), opt(4));
+    if (t) t->add({st.int64(2), opt(3), opt(4), st.int64(5), st.int64(6)});
   }
   return through;
 }
 
 void write_rows(Connection& db, const Summary& s) {
   auto st = db.prepare(
-      "INSERT INTO summary(kind, value, games, first_date, last_date) VALUES (?, ?, ?, ?, ?)"
+      "INSERT INTO summary(kind, value, games, first_date, last_date, first_game, last_game) VALUES (?, ?, ?, ?, ?, ?, "
+      "?)"
       " ON CONFLICT(kind, value) DO UPDATE SET games = games + excluded.games,"
       " first_date = coalesce(min(first_date, excluded.first_date), first_date, excluded.first_date),"
-      " last_date = coalesce(max(last_date, excluded.last_date), last_date, excluded.last_date)");
+      " last_date = coalesce(max(last_date, excluded.last_date), last_date, excluded.last_date),"
+      " first_game = min(first_game, excluded.first_game), last_game = max(last_game, excluded.last_game)");
   auto put = [&](std::string_view kind, const auto& value, const Tally& t) {
     st.bind(1, kind).bind(2, value).bind(3, t.games);
     t.first_date ? st.bind(4, *t.first_date) : st.bind_null(4);
     t.last_date ? st.bind(5, *t.last_date) : st.bind_null(5);
+    st.bind(6, t.first_game).bind(7, t.last_game);
     st.run();
   };
   constexpr std::string_view None = "";  // a view with data: an empty one binds NULL
@@ -98,11 +114,16 @@ void SummaryWriter::add_game(std::int64_t id, std::optional<std::string_view> re
                              std::optional<std::int64_t> event, std::optional<std::int64_t> date_sort) {
   if (first_ == 0) first_ = id;
   last_ = id;
-  add_game_to(pending_, result, termination, event, date_sort);
+  add_game_to(pending_, id, result, termination, event, date_sort);
 }
 
 void SummaryWriter::flush(Connection& db) {
   if (first_ == 0) return;
+  if (!ours(db)) {  // another program's table of that name: left alone, the games' rows say
+    pending_ = {};
+    first_ = last_ = 0;
+    return;
+  }
   std::int64_t through = counted_through(db);
   if (through < 0 || through >= first_) {  // rows that count these ids already are not ours: counted again
     db.exec("DELETE FROM summary");
@@ -111,14 +132,24 @@ void SummaryWriter::flush(Connection& db) {
   // Games stored by an older qipu, which kept no rows for them.
   if (through + 1 < first_) count_rows(db, through + 1, first_ - 1, pending_);
   write_rows(db, pending_);
-  db.prepare("INSERT OR REPLACE INTO summary(kind, value, games) VALUES ('through', '', ?)").bind(1, last_).run();
+  db.prepare(
+        "INSERT OR REPLACE INTO summary(kind, value, games, first_game, last_game) VALUES ('through', '', ?, 0, 0)")
+      .bind(1, last_)
+      .run();
   pending_ = {};
   first_ = last_ = 0;
 }
 
-Summary read_summary(Connection& db) {
-  runs::Snapshot snapshot(db);
-  Summary s;
+namespace {
+
+std::int64_t last_game_id(Connection& db) {
+  auto st = db.prepare("SELECT coalesce(max(id), 0) FROM game");
+  return st.step() ? st.int64(0) : 0;
+}
+
+// The rows, and the last game id they count (0 when there are none, or they cannot be these
+// games' rows).
+std::int64_t read_trusted_rows(Connection& db, Summary& s) {
   std::int64_t through = 0;
   if (has_summary_table(db)) {
     try {
@@ -126,14 +157,36 @@ Summary read_summary(Connection& db) {
     } catch (const DbError&) {  // another program's table of that name
       through = -1;
     }
-    auto last = db.prepare("SELECT coalesce(max(id), 0) FROM game");
-    if (through < 0 || (last.step() && through > last.int64(0))) {  // not these games' rows: the rows say
+    if (through < 0 || through > last_game_id(db)) {  // not these games' rows: the rows say
       s = {};
       through = 0;
     }
   }
+  return through;
+}
+
+}  // namespace
+
+Summary read_summary(Connection& db) {
+  runs::Snapshot snapshot(db);
+  Summary s;
+  std::int64_t through = read_trusted_rows(db, s);
   count_rows(db, through + 1, std::numeric_limits<std::int64_t>::max(), s);
   return s;
+}
+
+GameQuery event_games(Connection& db, std::int64_t event) {
+  runs::Snapshot snapshot(db);
+  Summary s;
+  std::int64_t through = read_trusted_rows(db, s), last = last_game_id(db);
+  auto it = s.events.find(event);
+  // Games past the rows may be the event's too.
+  std::int64_t from = it != s.events.end() ? it->second.first_game : through + 1;
+  std::int64_t to = through < last ? last : it != s.events.end() ? it->second.last_game : 0;
+  GameQuery q;
+  q.where = "g.event = ? AND g.id BETWEEN ? AND ?";
+  q.params = {event, from, to};
+  return q;
 }
 
 }  // namespace qipu::db

@@ -15,11 +15,15 @@
 
 namespace qipu::db {
 
-// Counts of games with their first and last dates (date_sort, YYYYMMDD; none without a date).
+struct GameQuery;  // db/store.hpp
+
+// Counts of games with their first and last dates (date_sort, YYYYMMDD; none without a
+// date) and the first and last of their ids (0 when none).
 struct Tally {
   std::int64_t games = 0;
   std::optional<std::int64_t> first_date, last_date;
-  void add(std::int64_t n, std::optional<std::int64_t> first, std::optional<std::int64_t> last);
+  std::int64_t first_game = 0, last_game = 0;
+  void add(const Tally& t);
 };
 
 struct Summary {
@@ -44,6 +48,11 @@ class SummaryWriter {
 
 // The totals of every game in the database, in one read transaction.
 Summary read_summary(Connection& db);
+
+// The games of one event: its id, within the ids its games lie between (so that SQLite reads
+// that stretch of the game table rather than all of it: games of an event are mostly
+// imported together).
+GameQuery event_games(Connection& db, std::int64_t event);
 
 // "1990.05.??" from a date_sort (unknown month or day as 00).
 std::string date_text(std::int64_t date_sort);
