@@ -47,8 +47,10 @@ int index_result(std::optional<std::string_view> result) {
 // Which entries of the wanted keys are the wanted games: by their result code, or, for
 // entries without one, by the game's row afterwards (`unchecked`: game and side).
 struct Want {
-  Outcome outcome;
-  std::vector<std::pair<std::int64_t, bool>> unchecked;
+  explicit Want(Outcome o) : outcome(o) {
+    if (o != Outcome::Any)
+      for (bool white : {true, false}) code[white ? 0 : 1] = index_result(outcome_result(o, white));
+  }
 
   bool take(const Entry& e) {
     if (outcome == Outcome::Any) return true;
@@ -57,8 +59,12 @@ struct Want {
       unchecked.emplace_back(e.game, white);
       return false;
     }
-    return e.ply == index_result(outcome_result(outcome, white));
+    return e.ply == code[white ? 0 : 1];
   }
+
+  Outcome outcome;
+  int code[2] = {};  // the wanted result code of White's entries and of Black's
+  std::vector<std::pair<std::int64_t, bool>> unchecked;
 };
 
 // The games of sorted `keys` in one run: a seek to the first chunk that may hold the next
@@ -168,7 +174,7 @@ std::vector<std::int64_t> player_games(Connection& db, const std::vector<std::in
     auto st = db.prepare(
         "SELECT first_key, last_key, data FROM player_posting WHERE segment = ? AND last_key >= ?"
         " ORDER BY last_key, id");
-    Want want{outcome, {}};
+    Want want(outcome);
     for (auto run : runs::list(db, PlayerTables).ids) games_in_run(st, run, keys, want, out);
     check_rows(db, want, out);
   }
