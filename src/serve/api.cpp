@@ -190,10 +190,6 @@ std::vector<std::string> sort_names() {
   return names;
 }
 
-}  // namespace
-
-namespace {
-
 // The parameters that select games, as /api/search and /api/count take them.
 std::vector<std::string_view> filter_names(std::initializer_list<std::string_view> more = {}) {
   std::vector<std::string_view> names = {
