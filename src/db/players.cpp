@@ -287,8 +287,7 @@ std::vector<PlayerGame> load_player_games(Connection& db, const GameQuery& q, bo
       q.where +
       " ORDER BY g.date_sort, CAST(g.round AS INTEGER), CAST(substr(g.round, instr(g.round, '.') + 1) AS INTEGER),"
       " g.id");
-  int i = 1;
-  for (const auto& p : q.params) std::visit([&](const auto& v) { st.bind(i++, v); }, p);
+  bind_params(st, q);
   std::vector<PlayerGame> out;
   while (st.step()) {
     PlayerGame g;

@@ -310,8 +310,7 @@ class HitScanner {
   void jump(std::int64_t id) {
     st_.reset();
     st_.bind(1, id);
-    int i = 2;
-    for (const auto& p : filter_.params) std::visit([&](const auto& v) { st_.bind(i++, v); }, p);
+    bind_params(st_, filter_, 2);
     step();
   }
   void step() {
@@ -407,8 +406,7 @@ std::uint64_t for_each_unindexed(Connection& db, const std::string& columns, con
   std::uint64_t n = 0;
   for (const auto& r : ranges) {
     st.bind(1, r.first).bind(2, r.last);
-    int i = 3;
-    for (const auto& p : filter.params) std::visit([&](const auto& v) { st.bind(i++, v); }, p);
+    bind_params(st, filter, 3);
     for (; st.step(); ++n) {
       db.check_deadline();  // replays run between rows, unseen by SQLite's progress handler
       f(st);

@@ -84,8 +84,7 @@ std::optional<std::string> sole_id_table(const GameQuery& q) {
 std::int64_t count_games(Connection& c, const GameQuery& q) {
   auto table = sole_id_table(q);
   auto st = c.prepare(table ? "SELECT count(*) FROM " + *table : "SELECT count(*) FROM game g WHERE " + q.where);
-  int i = 1;
-  for (const auto& p : q.params) std::visit([&](const auto& v) { st.bind(i++, v); }, p);
+  bind_params(st, q);
   return st.step() ? st.int64(0) : 0;
 }
 

@@ -33,14 +33,13 @@ struct EventGame {
   double white_points;  // 1, ½ or 0; negative when the game has no result
 };
 
-std::vector<EventGame> event_games(Connection& c, std::int64_t event, std::map<std::int64_t, Entrant>& entrants) {
-  GameQuery q = db::event_games(c, event);
+std::vector<EventGame> load_event_games(Connection& c, std::int64_t event, std::map<std::int64_t, Entrant>& entrants) {
+  GameQuery q = event_games(c, event);
   auto st = c.prepare(
       "SELECT g.white, g.black, g.result, w.name, b.name FROM game g JOIN player w ON w.id = g.white "
       "JOIN player b ON b.id = g.black WHERE " +
       q.where + " ORDER BY g.date_sort, g.id");
-  int i = 1;
-  for (const auto& p : q.params) std::visit([&](const auto& v) { st.bind(i++, v); }, p);
+  bind_params(st, q);
   std::vector<EventGame> games;
   while (st.step()) {
     std::string_view r = st.text(2);
@@ -78,7 +77,7 @@ void score_event(const std::vector<EventGame>& games, std::map<std::int64_t, Ent
 
 Standings event_standings(Connection& c, std::int64_t event) {
   std::map<std::int64_t, Entrant> by_id;
-  auto games = event_games(c, event, by_id);
+  auto games = load_event_games(c, event, by_id);
   score_event(games, by_id);
   Standings s;
   s.games = std::int64_t(games.size());

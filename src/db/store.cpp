@@ -1050,6 +1050,10 @@ std::string read_row(Statement& row, Statement& tags, game::GameRecord& rec) {
 
 }  // namespace
 
+void bind_params(Statement& st, const GameQuery& q, int first) {
+  for (const auto& p : q.params) std::visit([&](const auto& v) { st.bind(first++, v); }, p);
+}
+
 void for_each_game(Connection& db, const GameQuery& q, const std::function<bool(game::GameRecord&)>& f,
                    const OnDamaged& damaged) {
   std::string sql = std::string(GameColumns) + "WHERE " + q.where + " ORDER BY " + q.order + " LIMIT ? OFFSET ?";

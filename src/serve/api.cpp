@@ -177,8 +177,7 @@ Json result_rows(db::Connection& c, const db::GameQuery& query) {
       "g.black LEFT JOIN event e ON e.id = g.event LEFT JOIN site s ON s.id = g.site LEFT JOIN opening o ON o.id = "
       "g.opening_id WHERE " +
       q.where + " ORDER BY " + q.order);
-  int i = 1;
-  for (const auto& p : q.params) std::visit([&](const auto& v) { st.bind(i++, v); }, p);
+  db::bind_params(st, q);
   Json rows = Json::array();
   while (st.step()) rows.push_back(result_row(st));
   return rows;

@@ -233,6 +233,8 @@ struct GameQuery {
   std::string order = "g.id";
   std::int64_t limit = -1, offset = 0;
 };
+// Binds the query's parameters to st's placeholders from `first` on.
+void bind_params(Statement& st, const GameQuery& q, int first = 1);
 // A game that does not decode is an error (DbError "game N is damaged (why)"), or, when
 // `damaged` is given, is handed to it with why and skipped.
 using OnDamaged = std::function<void(std::int64_t id, const std::string& why)>;
