@@ -38,4 +38,16 @@ inline std::vector<qipu::game::GameRecord> world_championships() {
   return games;
 }
 
+// Imports games [first, last) of `games` (duplicates too), committing every `batch`;
+// `finish` false leaves the last batch uncommitted, as a kill does.
+inline void import_range(qipu::db::Connection& c, const std::vector<qipu::game::GameRecord>& games, std::size_t first,
+                         std::size_t last, std::size_t batch, bool finish = true) {
+  qipu::db::ImportOptions o;
+  o.allow_duplicates = true;
+  o.batch_games = batch;
+  qipu::db::Importer imp(c, o);
+  for (std::size_t i = first; i < last; ++i) imp.add("test", games[i], *qipu::db::encode_game(games[i]));
+  if (finish) imp.finish();
+}
+
 }  // namespace import_test

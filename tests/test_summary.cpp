@@ -21,20 +21,9 @@ using namespace cli_test;
 
 namespace {
 
+using import_test::import_range;
 using import_test::number;
 using import_test::world_championships;
-
-// Imports games [first, last) of `games`, committing every `batch`; `finish` false leaves
-// the last batch uncommitted, as a kill does.
-void import(db::Connection& c, const std::vector<game::GameRecord>& games, std::size_t first, std::size_t last,
-            std::size_t batch, bool finish = true) {
-  db::ImportOptions o;
-  o.allow_duplicates = true;
-  o.batch_games = batch;
-  db::Importer imp(c, o);
-  for (std::size_t i = first; i < last; ++i) imp.add("test", games[i], *db::encode_game(games[i]));
-  if (finish) imp.finish();
-}
 
 using Row =
     std::tuple<std::int64_t, std::optional<std::int64_t>, std::optional<std::int64_t>, std::int64_t, std::int64_t>;
@@ -109,13 +98,13 @@ TEST_CASE("summary: import's totals equal a scan after batches, a killed import,
     if (name == "Result") value = "";
   fs::path path = fresh_db("batches");
   auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
-  import(*c, games, 0, 300, 70);
-  import(*c, games, 300, 600, 1000);
+  import_range(*c, games, 0, 300, 70);
+  import_range(*c, games, 300, 600, 1000);
   check_against_scan(*c);
   CHECK(number(*c, "SELECT games FROM summary WHERE kind = 'through'") == 600);
   CHECK(number(*c, "SELECT count(*) FROM summary WHERE kind = 'no result'") == 1);
 
-  import(*c, games, 600, 730, 50, false);  // killed: two batches of 50 stay
+  import_range(*c, games, 600, 730, 50, false);  // killed: two batches of 50 stay
   REQUIRE(number(*c, "SELECT count(*) FROM game") == 700);
   check_against_scan(*c);
 
@@ -126,7 +115,7 @@ TEST_CASE("summary: import's totals equal a scan after batches, a killed import,
     check_against_scan(reader);  // no table: every game from its row
   }
   c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);  // the table again, empty
-  import(*c, games, 0, 500, 500);
+  import_range(*c, games, 0, 500, 500);
   REQUIRE(number(*c, "SELECT games FROM summary WHERE kind = 'through'") == 1200);
   check_against_scan(*c);  // the next import counted games 1-700 from their rows
   // Rows that stop short of the games: the rest counted when read, and added by the next import.
@@ -150,7 +139,7 @@ TEST_CASE("summary: import's totals equal a scan after batches, a killed import,
       " min(date_sort), max(date_sort), min(id), max(id) FROM game WHERE id <= 900 AND event IS NOT NULL GROUP BY "
       "event");
   check_against_scan(*c);
-  import(*c, games, 500, 520, 100);
+  import_range(*c, games, 500, 520, 100);
   CHECK(number(*c, "SELECT games FROM summary WHERE kind = 'through'") == 1220);
   check_against_scan(*c);
 }
@@ -161,9 +150,9 @@ TEST_CASE(
   auto games = world_championships();
   fs::path path = fresh_db("foreign");
   auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
-  import(*c, games, 0, 200, 100);
+  import_range(*c, games, 0, 200, 100);
   c->exec("UPDATE summary SET games = 5000 WHERE kind = 'through'; UPDATE summary SET games = games + 7");
-  import(*c, games, 200, 400, 100);  // the rows claim games up to 5000: counted again
+  import_range(*c, games, 200, 400, 100);  // the rows claim games up to 5000: counted again
   CHECK(number(*c, "SELECT games FROM summary WHERE kind = 'through'") == 400);
   check_against_scan(*c);
   // A last counted game past the last game, or below 0: the rows are not these games'.
@@ -177,7 +166,7 @@ TEST_CASE(
     db::Connection reader(path.string(), db::Connection::Mode::ReadOnly);
     check_against_scan(reader);
   }
-  import(*c, games, 400, 450, 100);  // the other table left as it was
+  import_range(*c, games, 400, 450, 100);  // the other table left as it was
   CHECK(number(*c, "SELECT count(*) FROM summary") == 0);
   check_against_scan(*c);
 }
@@ -187,7 +176,7 @@ TEST_CASE("summary: qipu stats prints the totals a scan of the games gives", "[s
   fs::path path = fresh_db("cli");
   {
     auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
-    import(*c, games, 0, games.size(), 400);
+    import_range(*c, games, 0, games.size(), 400);
   }
   db::Connection c(path.string(), db::Connection::Mode::ReadOnly);
   auto r = run_qipu("stats --db \"" + path.string() + "\"");

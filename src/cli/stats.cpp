@@ -80,36 +80,20 @@ void print_openings(std::ostream& out, Lang lang, db::Connection& c, int top) {
   table.print(out, "  ");
 }
 
-// Score counts a win 1 and a draw ½; the percentage is of games with a result. Per
-// player row; rows are summed per person (db/players.hpp: "Anand,V" and "Anand,
-// Viswanathan" are one).
-constexpr const char* PlayerScores =
-    "SELECT x.pid, count(*), sum(x.score), sum(x.decided) FROM ("
-    " SELECT white AS pid, CASE result WHEN '1-0' THEN 1.0 WHEN '1/2-1/2' THEN 0.5 ELSE 0.0 END AS score,"
-    "  result IN ('1-0', '0-1', '1/2-1/2') AS decided FROM game WHERE white IS NOT NULL"
-    " UNION ALL"
-    " SELECT black, CASE result WHEN '0-1' THEN 1.0 WHEN '1/2-1/2' THEN 0.5 ELSE 0.0 END,"
-    "  result IN ('1-0', '0-1', '1/2-1/2') FROM game WHERE black IS NOT NULL"
-    ") x GROUP BY x.pid";
-
+// Score counts a win 1 and a draw ½; the percentage is of games with a result. Players are
+// people (db/players.hpp: "Anand,V" and "Anand, Viswanathan" are one).
 void print_top_players(std::ostream& out, Lang lang, db::Connection& c, int top) {
   out << "\n" << word(lang, "top players by games:") << "\n";
   auto ids = db::load_identities(c);  // most games first
-  std::vector<double> score(ids.list.size());
-  std::vector<std::int64_t> decided(ids.list.size());
-  auto st = c.prepare(PlayerScores);
-  while (st.step()) {
-    auto it = ids.of_player.find(st.int64(0));
-    if (it == ids.of_player.end()) continue;
-    score[it->second] += st.real(2);
-    decided[it->second] += st.int64(3);
-  }
   Table table({{""}, {"", 0, 40, true}, {"", 0, 40, true}, {"", 0, 40, true}});
   for (std::size_t i = 0; i < ids.list.size() && i < std::size_t(top); ++i) {
+    const auto& id = ids.list[i];
+    double score = double(id.wins) + 0.5 * double(id.draws);
+    std::int64_t decided = id.wins + id.draws + id.losses;
     char pct[16];
-    std::snprintf(pct, sizeof pct, "%.1f%%", decided[i] ? 100.0 * score[i] / double(decided[i]) : 0.0);
-    table.add({shown(ids.list[i].name), say(lang, "{} games", {std::to_string(ids.list[i].games)}),
-               half_points(score[i]) + "/" + std::to_string(decided[i]), pct});
+    std::snprintf(pct, sizeof pct, "%.1f%%", decided ? 100.0 * score / double(decided) : 0.0);
+    table.add({shown(id.name), say(lang, "{} games", {std::to_string(id.games)}),
+               half_points(score) + "/" + std::to_string(decided), pct});
   }
   table.print(out, "  ");
 }

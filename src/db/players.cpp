@@ -29,25 +29,11 @@ class Groups {
 
 struct Row {
   Spelling spelling;
-  std::optional<int> min_elo, max_elo;
-  int first_year = 0, last_year = 0;
+  PlayerTotal total;
   std::string fide_id;
   game::NameKey key;
   bool split = false;
 };
-
-constexpr const char* PlayerRows =
-    "SELECT x.pid, p.name, count(*), min(x.elo), max(x.elo), min(x.d), max(x.d) FROM ("
-    " SELECT white AS pid, white_elo AS elo, date_sort AS d FROM game WHERE white IS NOT NULL"
-    " UNION ALL SELECT black, black_elo, date_sort FROM game WHERE black IS NOT NULL"
-    ") x JOIN player p ON p.id = x.pid GROUP BY x.pid ORDER BY x.pid";
-
-// Each player row's most frequent FIDE id.
-constexpr const char* FideIds =
-    "SELECT pid, value FROM (SELECT g.white AS pid, t.value AS value FROM tag t JOIN game g ON g.id = t.game"
-    " WHERE t.name = 'WhiteFideId' UNION ALL SELECT g.black, t.value FROM tag t JOIN game g ON g.id = t.game"
-    " WHERE t.name = 'BlackFideId') WHERE value NOT IN ('', '0', '-', '?') AND pid IS NOT NULL"
-    " GROUP BY pid, value ORDER BY pid, count(*) DESC, value";
 
 std::optional<int> optional_int(Statement& st, int col) {
   return st.is_null(col) ? std::nullopt : std::optional<int>(int(st.int64(col)));
@@ -59,24 +45,29 @@ bool has_table(Connection& db, const char* name) {
   return st.step();
 }
 
-std::vector<Row> load_rows(Connection& db, std::unordered_map<std::int64_t, std::size_t>& index) {
+// The FIDE id given by the most games (the least of those, on a tie); empty without one.
+std::string most_given(const std::map<std::string, std::int64_t>& ids) {
+  const std::pair<const std::string, std::int64_t>* best = nullptr;
+  for (const auto& id : ids)
+    if (!best || id.second > best->second) best = &id;
+  return best ? best->first : std::string();
+}
+
+// The player rows with games, in id order, from their totals (db/player_totals.hpp).
+std::vector<Row> load_rows(Connection& db) {
+  PlayerTotals totals = read_player_totals(db);
   std::vector<Row> rows;
-  auto st = db.prepare(PlayerRows);
+  auto st = db.prepare("SELECT id, name FROM player ORDER BY id");
   while (st.step()) {
+    auto it = totals.find(st.int64(0));
+    if (it == totals.end() || it->second.games <= 0) continue;
+    const PlayerTotal& t = it->second;
     Row r;
-    r.spelling = {st.int64(0), std::string(st.text(1)), st.int64(2)};
-    r.min_elo = optional_int(st, 3);
-    r.max_elo = optional_int(st, 4);
-    r.first_year = st.is_null(5) ? 0 : int(st.int64(5) / 10000);
-    r.last_year = st.is_null(6) ? 0 : int(st.int64(6) / 10000);
+    r.spelling = {st.int64(0), std::string(st.text(1)), t.games};
+    r.total = t;
+    r.fide_id = most_given(t.fide_ids);
     r.key = game::name_key(r.spelling.name);
-    index[r.spelling.player] = rows.size();
     rows.push_back(std::move(r));
-  }
-  auto ids = db.prepare(FideIds);
-  while (ids.step()) {
-    auto it = index.find(ids.int64(0));
-    if (it != index.end() && rows[it->second].fide_id.empty()) rows[it->second].fide_id = ids.text(1);
   }
   return rows;
 }
@@ -176,10 +167,15 @@ PlayerIdentity make_identity(const std::vector<Row>& rows, const std::vector<std
     id.spellings.push_back(r.spelling);
     id.games += r.spelling.games;
     if (id.fide_id.empty()) id.fide_id = r.fide_id;
-    if (r.min_elo) id.min_elo = std::min(id.min_elo.value_or(*r.min_elo), *r.min_elo);
-    if (r.max_elo) id.max_elo = std::max(id.max_elo.value_or(*r.max_elo), *r.max_elo);
-    if (r.first_year) id.first_year = id.first_year ? std::min(id.first_year, r.first_year) : r.first_year;
-    id.last_year = std::max(id.last_year, r.last_year);
+    const PlayerTotal& t = r.total;
+    id.wins += t.wins;
+    id.draws += t.draws;
+    id.losses += t.losses;
+    if (t.min_elo) id.min_elo = std::min(id.min_elo.value_or(int(*t.min_elo)), int(*t.min_elo));
+    if (t.max_elo) id.max_elo = std::max(id.max_elo.value_or(int(*t.max_elo)), int(*t.max_elo));
+    int first_year = t.first_date ? int(*t.first_date / 10000) : 0;  // 0: no dated game
+    if (first_year) id.first_year = id.first_year ? std::min(id.first_year, first_year) : first_year;
+    if (t.last_date) id.last_year = std::max(id.last_year, int(*t.last_date / 10000));
   }
   std::stable_sort(id.spellings.begin(), id.spellings.end(),
                    [](const Spelling& a, const Spelling& b) { return a.games > b.games; });
@@ -197,8 +193,7 @@ bool spelling_exists(Connection& db, const std::string& name) {
 
 Identities load_identities(Connection& db) {
   Identities out;
-  std::unordered_map<std::int64_t, std::size_t> index;
-  std::vector<Row> rows = load_rows(db, index);
+  std::vector<Row> rows = load_rows(db);
   Groups g;
   for (std::size_t i = 0; i < rows.size(); ++i) g.add();
   apply_corrections(db, rows, g, true);

@@ -184,3 +184,30 @@ CREATE TABLE IF NOT EXISTS summary (
   last_game  INTEGER NOT NULL,
   PRIMARY KEY (kind, value)
 ) WITHOUT ROWID;
+
+-- Each player row's totals (db/player_totals.hpp), kept by import in the games' transactions:
+-- games, wins, draws and losses (a game without a result counts in games only), the range of
+-- the player's Elo and of the dates (date_sort). Row 0 (no player has that id) holds in games
+-- the last game id the rows count; games past it (stored by an older qipu) are counted from
+-- their rows when read, and added by the next import. Without them, grouping players into
+-- people (qipu players, stats, rating) read every game and its tags: about a minute at 12 M
+-- games (bench/bench_search.md, 2026-12-04).
+CREATE TABLE IF NOT EXISTS player_total (
+  player     INTEGER PRIMARY KEY,
+  games      INTEGER NOT NULL,
+  wins       INTEGER NOT NULL,
+  draws      INTEGER NOT NULL,
+  losses     INTEGER NOT NULL,
+  min_elo    INTEGER,
+  max_elo    INTEGER,
+  first_date INTEGER,
+  last_date  INTEGER
+);
+-- The FIDE ids (WhiteFideId, BlackFideId tags) each player row's games give, with the number
+-- of games giving each; counted through the same game as player_total.
+CREATE TABLE IF NOT EXISTS player_fide (
+  player INTEGER NOT NULL,
+  fide   TEXT NOT NULL,
+  games  INTEGER NOT NULL,
+  PRIMARY KEY (player, fide)
+) WITHOUT ROWID;

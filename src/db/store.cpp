@@ -443,6 +443,18 @@ void bind_nonempty(Statement& st, int col, std::string_view v, bool blob = false
     st.bind_static(col, v);
 }
 
+// Each side's first FIDE id among the tags the tag table keeps, as db/player_totals.cpp
+// reads them back.
+std::array<std::string_view, 2> fide_ids(const game::GameRecord& rec, const OtherTags& other) {
+  std::array<std::string_view, 2> out;
+  for (auto [seq, i] : other.rows) {
+    const auto& [name, value] = rec.tags[i];
+    int side = name == "WhiteFideId" ? 0 : name == "BlackFideId" ? 1 : -1;
+    if (side >= 0 && out[std::size_t(side)].empty() && is_fide_id(value)) out[std::size_t(side)] = value;
+  }
+  return out;
+}
+
 }  // namespace
 
 struct Importer::Statements {
@@ -903,6 +915,9 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
     unindexed_ = {unindexed_.first ? unindexed_.first : id, id};  // one import's ids follow each other
   player_index_.add_game(id, r.white, r.black, r.result);
   summary_.add_game(id, r.result, std::int64_t(rec.termination), r.event, r.date_sort);
+  auto fide = fide_ids(rec, other);
+  player_totals_.add_game(id, {r.white, other.elo[0], fide[0]}, {r.black, other.elo[1], fide[1]}, r.result,
+                          r.date_sort);
   ++stats_.imported;
   next_game();
 }
@@ -951,6 +966,7 @@ void Importer::flush() {
   explore_.flush(db_);
   player_index_.flush(db_);
   summary_.flush(db_);
+  player_totals_.flush(db_);
 }
 
 void Importer::commit_batch() {

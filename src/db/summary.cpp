@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "kept_totals.hpp"
 #include "qipu/db/store.hpp"
 #include "runs.hpp"
 
@@ -49,33 +50,27 @@ void count_rows(Connection& db, std::int64_t first, std::int64_t last, Summary& 
     add_game_to(s, st.int64(0), st.is_null(1) ? std::nullopt : std::optional(st.text(1)), st.int64(2), opt(3), opt(4));
 }
 
-bool has_summary_table(Connection& db) {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'summary'").step();
-}
-
-// Whether the table summary has this file's columns.
+// Whether the table summary is there with this file's columns.
 bool ours(Connection& db) {
-  auto st = db.prepare(
-      "SELECT count(*) FROM pragma_table_info('summary') WHERE name IN"
-      " ('kind', 'value', 'games', 'first_date', 'last_date', 'first_game', 'last_game')");
-  return st.step() && st.int64(0) == 7;
+  return kept::has_columns(db, "summary",
+                           {"kind", "value", "games", "first_date", "last_date", "first_game", "last_game"});
 }
 
-// The last game id the rows count; 0 without rows.
+// The last game id the rows count; -1 without the mark.
 std::int64_t counted_through(Connection& db) {
   auto st = db.prepare("SELECT games FROM summary WHERE kind = 'through' AND value = ''");
-  return st.step() ? st.int64(0) : 0;
+  return st.step() ? st.int64(0) : -1;
 }
 
-// Adds the rows to s; returns the last game id they count.
+// Adds the rows to s; returns the last game id they count (-1: no mark).
 std::int64_t read_rows(Connection& db, Summary& s) {
-  std::int64_t through = 0;
+  std::int64_t through = -1;
   auto st = db.prepare("SELECT kind, value, games, first_date, last_date, first_game, last_game FROM summary");
   auto opt = [&](int col) { return st.is_null(col) ? std::nullopt : std::optional(st.int64(col)); };
   while (st.step()) {
     std::string_view kind = st.text(0);
     Tally* t = nullptr;
-    if (kind == "through") through = st.int64(2);
+    if (kind == "through" && st.text(1).empty()) through = st.int64(2);
     if (kind == "all") t = &s.all;
     if (kind == "result") t = &s.results[std::string(st.text(1))];
     if (kind == "no result") t = &s.results[std::nullopt];
@@ -125,7 +120,7 @@ void SummaryWriter::flush(Connection& db) {
     return;
   }
   std::int64_t through = counted_through(db);
-  if (through < 0 || through >= first_) {  // rows that count these ids already are not ours: counted again
+  if (through < 0 || through >= first_) {  // no mark, or rows that count these ids already: counted again
     db.exec("DELETE FROM summary");
     through = 0;
   }
@@ -142,27 +137,10 @@ void SummaryWriter::flush(Connection& db) {
 
 namespace {
 
-std::int64_t last_game_id(Connection& db) {
-  auto st = db.prepare("SELECT coalesce(max(id), 0) FROM game");
-  return st.step() ? st.int64(0) : 0;
-}
-
-// The rows, and the last game id they count (0 when there are none, or they cannot be these
-// games' rows).
+// The rows, and the last game id they count (0 when they cannot be these games' rows).
 std::int64_t read_trusted_rows(Connection& db, Summary& s) {
-  std::int64_t through = 0;
-  if (has_summary_table(db)) {
-    try {
-      through = read_rows(db, s);
-    } catch (const DbError&) {  // another program's table of that name
-      through = -1;
-    }
-    if (through < 0 || through > last_game_id(db)) {  // not these games' rows: the rows say
-      s = {};
-      through = 0;
-    }
-  }
-  return through;
+  return kept::read_trusted(
+      db, ours(db), [&] { return read_rows(db, s); }, [&] { s = {}; });
 }
 
 }  // namespace
@@ -178,7 +156,7 @@ Summary read_summary(Connection& db) {
 GameQuery event_games(Connection& db, std::int64_t event) {
   runs::Snapshot snapshot(db);
   Summary s;
-  std::int64_t through = read_trusted_rows(db, s), last = last_game_id(db);
+  std::int64_t through = read_trusted_rows(db, s), last = kept::last_game_id(db);
   auto it = s.events.find(event);
   // Games past the rows may be the event's too.
   std::int64_t from = it != s.events.end() ? it->second.first_game : through + 1;

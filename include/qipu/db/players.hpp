@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "qipu/db/player_totals.hpp"
 #include "qipu/db/store.hpp"
 #include "qipu/game/names.hpp"
 
@@ -27,6 +28,7 @@ struct PlayerIdentity {
   std::string fide_id;              // empty when no game gives one
   std::vector<Spelling> spellings;  // most games first
   std::int64_t games = 0;
+  std::int64_t wins = 0, draws = 0, losses = 0;  // games without a result are in none of these
   std::optional<int> min_elo, max_elo;
   int first_year = 0, last_year = 0;  // 0: no dated game
 };

@@ -14,6 +14,7 @@
 #include "qipu/core/result.hpp"
 #include "qipu/db/explore.hpp"
 #include "qipu/db/player_index.hpp"
+#include "qipu/db/player_totals.hpp"
 #include "qipu/db/summary.hpp"
 #include "qipu/db/position_index.hpp"
 #include "qipu/db/sqlite.hpp"
@@ -220,6 +221,7 @@ class Importer {
   ExploreWriter explore_;
   PlayerIndexWriter player_index_;
   SummaryWriter summary_;
+  PlayerTotalsWriter player_totals_;
   struct {
     std::int64_t first = 0, last = 0;  // 0: none yet
   } unindexed_;                        // this batch's games, without position index
