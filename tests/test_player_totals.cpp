@@ -82,6 +82,14 @@ void check_against_scan(db::Connection& c) {
   CHECK(got == want);
 }
 
+// The last game id the totals count.
+constexpr const char* Mark = "SELECT games FROM player_fide WHERE player = 0 AND fide = ''";
+// A run of copies of every run: each player's totals counted twice.
+constexpr const char* DoubleRuns =
+    "INSERT INTO player_total_run SELECT id + 1000000, entries FROM player_total_run;"
+    " INSERT INTO player_total_chunk(segment, first_key, last_key, data)"
+    " SELECT segment + 1000000, first_key, last_key, data FROM player_total_chunk";
+
 fs::path fresh_db(const std::string& name) { return import_test::temp_db("player_totals", name); }
 
 }  // namespace
@@ -94,7 +102,7 @@ TEST_CASE("player totals: import's rows equal a scan after batches, a killed imp
   import_range(*c, games, 0, 300, 70);
   import_range(*c, games, 300, 600, 1000);
   check_against_scan(*c);
-  CHECK(number(*c, "SELECT games FROM player_total WHERE player = 0") == 600);
+  CHECK(number(*c, Mark) == 600);
   CHECK(number(*c, "SELECT count(DISTINCT fide) FROM player_fide") > 3);
 
   import_range(*c, games, 600, 730, 50, false);  // killed: two batches of 50 stay
@@ -102,27 +110,33 @@ TEST_CASE("player totals: import's rows equal a scan after batches, a killed imp
   check_against_scan(*c);
 
   // Games stored by a qipu that kept no totals.
-  c->exec("DROP TABLE player_total; DROP TABLE player_fide");
+  c->exec("DROP TABLE player_total_chunk; DROP TABLE player_total_run; DROP TABLE player_fide");
   {
     db::Connection reader(path.string(), db::Connection::Mode::ReadOnly);
     check_against_scan(reader);  // no tables: every game from its row
   }
   c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);  // the tables again, empty
   import_range(*c, games, 0, 500, 500);
-  REQUIRE(number(*c, "SELECT games FROM player_total WHERE player = 0") == 1200);
+  REQUIRE(number(*c, Mark) == 1200);
   check_against_scan(*c);  // the next import counted games 1-700 from their rows
 
   // Rows that stop short of the games: an older qipu, which keeps no totals, imported after
   // this one (its games added while the tables are away). The rest are counted when read, and
   // added by the next import.
-  c->exec("ALTER TABLE player_total RENAME TO away_total; ALTER TABLE player_fide RENAME TO away_fide");
+  c->exec(
+      "ALTER TABLE player_total_run RENAME TO away_run; ALTER TABLE player_total_chunk RENAME TO away_chunk;"
+      " ALTER TABLE player_fide RENAME TO away_fide");
   import_range(*c, games, 500, 800, 100);
-  c->exec("ALTER TABLE away_total RENAME TO player_total; ALTER TABLE away_fide RENAME TO player_fide");
-  REQUIRE(number(*c, "SELECT games FROM player_total WHERE player = 0") == 1200);
+  c->exec(
+      "DROP TABLE IF EXISTS player_total_run; DROP TABLE IF EXISTS player_total_chunk; DROP TABLE IF EXISTS "
+      "player_fide;"
+      " ALTER TABLE away_run RENAME TO player_total_run; ALTER TABLE away_chunk RENAME TO player_total_chunk;"
+      " ALTER TABLE away_fide RENAME TO player_fide");
+  REQUIRE(number(*c, Mark) == 1200);
   REQUIRE(number(*c, "SELECT max(id) FROM game") == 1500);
   check_against_scan(*c);
   import_range(*c, games, 800, 820, 100);
-  CHECK(number(*c, "SELECT games FROM player_total WHERE player = 0") == 1520);
+  CHECK(number(*c, Mark) == 1520);
   check_against_scan(*c);
 }
 
@@ -132,28 +146,32 @@ TEST_CASE("player totals: rows without their mark, claiming the import's games, 
   fs::path path = fresh_db("foreign");
   auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
   import_range(*c, games, 0, 200, 100);
-  c->exec("UPDATE player_total SET games = 5000 WHERE player = 0; UPDATE player_total SET wins = wins + 7");
+  c->exec(std::string("UPDATE player_fide SET games = 5000 WHERE player = 0; ") + DoubleRuns);
   import_range(*c, games, 200, 400, 100);  // the rows claim games up to 5000: counted again
-  CHECK(number(*c, "SELECT games FROM player_total WHERE player = 0") == 400);
+  CHECK(number(*c, Mark) == 400);
   check_against_scan(*c);
   // A last counted game past the last game, or below 0, or no mark: not these games' rows.
   for (const char* mark : {"9223372036854775807", "-3"}) {
     INFO(mark);
-    c->exec(std::string("UPDATE player_total SET games = ") + mark + " WHERE player = 0");
+    c->exec(std::string("UPDATE player_fide SET games = ") + mark + " WHERE player = 0");
     check_against_scan(*c);
   }
-  c->exec("UPDATE player_total SET games = 400 WHERE player = 0; UPDATE player_total SET losses = losses + 1");
-  c->exec("DELETE FROM player_total WHERE player = 0");
+  c->exec(std::string("UPDATE player_fide SET games = 400 WHERE player = 0; ") + DoubleRuns);
+  c->exec("DELETE FROM player_fide WHERE player = 0");
   check_against_scan(*c);
   import_range(*c, games, 400, 450, 100);  // no mark: every game counted again
   check_against_scan(*c);
   // Rows that cannot be right: read as none, the games counted from their rows.
   for (const char* bad :
-       {"UPDATE player_total SET wins = games + 1 WHERE player = 1",
-        "UPDATE player_total SET games = 'x' WHERE player = 2",
-        "UPDATE player_total SET games = 9223372036854775807 WHERE player = 3",
-        "UPDATE player_total SET draws = -1 WHERE player = 4",
-        "UPDATE player_total SET min_elo = 9223372036854775807 WHERE player = 5",
+       {"UPDATE player_total_chunk SET data = X'ff' WHERE id = (SELECT min(id) FROM player_total_chunk)",
+        // a player's entry of 1,000 games, past the last game; one with 6 wins in 5 games
+        "INSERT INTO player_total_chunk(segment, first_key, last_key, data) VALUES"
+        " ((SELECT max(id) FROM player_total_run), 1, 1, X'00e807000000000000000000')",
+        "INSERT INTO player_total_run VALUES (999, 1); INSERT INTO player_total_chunk(segment, first_key, last_key, "
+        "data) VALUES (999, 999999, 999999, X'000506000000000000')",
+        "INSERT INTO player_total_run VALUES (999, 1); INSERT INTO player_total_chunk(segment, first_key, last_key, "
+        "data) VALUES (999, -5, -5, X'000100000000000000')",
+        DoubleRuns,  // more players' games than two a game
         "INSERT INTO player_fide VALUES (999999, '5', 1)",
         "UPDATE player_fide SET games = 100000 WHERE player = (SELECT min(player) FROM player_fide)"}) {
     INFO(bad);
@@ -162,13 +180,13 @@ TEST_CASE("player totals: rows without their mark, claiming the import's games, 
     check_against_scan(*c);
     c->exec("ROLLBACK TO bad; RELEASE bad");
   }
-  c->exec("DROP TABLE player_total; CREATE TABLE player_total (player INTEGER PRIMARY KEY, other TEXT)");
+  c->exec("DROP TABLE player_total_chunk; CREATE TABLE player_total_chunk (player INTEGER PRIMARY KEY, other TEXT)");
   {
     db::Connection reader(path.string(), db::Connection::Mode::ReadOnly);
     check_against_scan(reader);
   }
   import_range(*c, games, 450, 500, 100);  // the other table left as it was
-  CHECK(number(*c, "SELECT count(*) FROM player_total") == 0);
+  CHECK(number(*c, "SELECT count(*) FROM player_total_chunk") == 0);
   check_against_scan(*c);
 }
 

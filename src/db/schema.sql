@@ -187,24 +187,24 @@ CREATE TABLE IF NOT EXISTS summary (
 
 -- Each player row's totals (db/player_totals.hpp), kept by import in the games' transactions:
 -- games, wins, draws and losses (a game without a result counts in games only), the range of
--- the player's Elo and of the dates (date_sort). Row 0 (no player has that id) holds in games
--- the last game id the rows count; games past it (stored by an older qipu) are counted from
--- their rows when read, and added by the next import. Without them, grouping players into
--- people (qipu players, stats, rating) read every game and its tags: about a minute at 12 M
--- games (bench/bench_search.md, 2026-12-04).
-CREATE TABLE IF NOT EXISTS player_total (
-  player     INTEGER PRIMARY KEY,
-  games      INTEGER NOT NULL,
-  wins       INTEGER NOT NULL,
-  draws      INTEGER NOT NULL,
-  losses     INTEGER NOT NULL,
-  min_elo    INTEGER,
-  max_elo    INTEGER,
-  first_date INTEGER,
-  last_date  INTEGER
+-- the player's Elo and of the dates (date_sort), as sorted runs of chunks in the position
+-- index's form, by player id, a player's entries in several runs adding up (runs, not a row a
+-- player: updating such rows in place made an import by many players a third slower). Without
+-- them, grouping players into people (qipu players, stats, rating) read every game and its
+-- tags: about a minute at 12 M games (bench/bench_search.md, 2026-12-04).
+CREATE TABLE IF NOT EXISTS player_total_run (id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS player_total_chunk (
+  id        INTEGER PRIMARY KEY,
+  segment   INTEGER NOT NULL,
+  first_key INTEGER NOT NULL,
+  last_key  INTEGER NOT NULL,
+  data      BLOB NOT NULL
 );
+CREATE INDEX IF NOT EXISTS player_total_chunk_range ON player_total_chunk(segment, last_key);
 -- The FIDE ids (WhiteFideId, BlackFideId tags) each player row's games give, with the number
--- of games giving each; counted through the same game as player_total.
+-- of games giving each. Player 0 (no player has that id), fide '': in games, the last game id
+-- the totals count; games past it (stored by an older qipu) are counted from their rows when
+-- read, and added by the next import.
 CREATE TABLE IF NOT EXISTS player_fide (
   player INTEGER NOT NULL,
   fide   TEXT NOT NULL,

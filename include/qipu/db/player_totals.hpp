@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "qipu/db/sqlite.hpp"
 
@@ -34,13 +35,28 @@ struct PlayerSide {
 // Collects an import's games and adds them to the rows (inside the importer's transaction).
 class PlayerTotalsWriter {
  public:
+  struct Entry {  // one player's totals
+    std::int64_t player = 0;
+    PlayerTotal total;
+  };
   // Games in increasing id order.
   void add_game(std::int64_t id, const PlayerSide& white, const PlayerSide& black,
                 std::optional<std::string_view> result, std::optional<std::int64_t> date_sort);
   void flush(Connection& db);
 
  private:
-  PlayerTotals pending_;
+  // A game's side, kept small until the batch's sides are added up by player: totals a side
+  // made a batch of 2 M games 5 % slower to import.
+  struct Side {
+    std::int64_t player = 0;
+    std::optional<std::int64_t> elo, date;
+    std::uint32_t fide = 0;  // 1 + the FIDE id's index in fide_ids_; 0: none
+    std::int8_t points = 0;  // in halves: 2 a win, 1 a draw, 0 a loss; -1: no result
+  };
+  std::vector<Entry> added_up();
+
+  std::vector<Side> pending_;
+  std::vector<std::string> fide_ids_;
   std::int64_t first_ = 0, last_ = 0;  // the pending games' ids; 0: none
 };
 
