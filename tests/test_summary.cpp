@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 
+#include "qipu/db/search.hpp"
 #include "qipu/db/store.hpp"
 #include "qipu/db/summary.hpp"
 
@@ -80,6 +81,22 @@ void check_against_scan(db::Connection& c) {
     while (all.step()) want.push_back(all.int64(0));
     INFO("event " << e);
     CHECK(got == want);
+  }
+  // search --event reads the matching events' ranges: its counts against a scan of every
+  // game's event name.
+  db::register_search_functions(c);
+  for (std::string name : {"World Championship", "1886", "Match 19", "ch", "no such event"}) {
+    db::GameFilter f;
+    f.event = name;
+    db::GameQuery q;
+    REQUIRE(db::add_conditions(c, f, q));
+    auto scan = c.prepare(
+        "SELECT count(*) FROM game g NOT INDEXED JOIN event e ON e.id = g.event WHERE qipu_name_match(e.name, ?, ?)");
+    scan.bind(1, name).bind(2, std::int64_t(f.place_mode()));
+    REQUIRE(scan.step());
+    INFO("--event " << name);
+    CHECK(db::count_games(c, q) == scan.int64(0));
+    if (name == "1886") CHECK(scan.int64(0) > 0);
   }
 }
 

@@ -6,6 +6,8 @@
 #include <set>
 #include <tuple>
 
+#include "name_rows.hpp"
+
 namespace qipu::db {
 
 namespace {
@@ -222,12 +224,7 @@ std::vector<const PlayerIdentity*> find_identities(const Identities& ids, std::s
 }
 
 std::vector<std::int64_t> matching_players(Connection& db, std::string_view query, game::NameMatch mode) {
-  game::NameQuery q(query, mode);
-  std::vector<std::int64_t> out;
-  auto st = db.prepare("SELECT id, name FROM player");
-  while (st.step())
-    if (q.matches(st.text(1))) out.push_back(st.int64(0));
-  return out;
+  return matching_rows(db, "player", query, mode);
 }
 
 // The tables are made by opening the database for writing (schema.sql, after the marker).

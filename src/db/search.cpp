@@ -14,6 +14,9 @@
 #include "qipu/game/pipeline.hpp"
 #include "qipu/notation/notation.hpp"
 #include "id_table.hpp"
+#include "kept_totals.hpp"
+#include "name_rows.hpp"
+#include "qipu/db/summary.hpp"
 
 namespace qipu::db {
 
@@ -229,7 +232,19 @@ void add_names(Builder& b, const GameFilter& f) {
                  outcome_of(f.outcome));
   if (b.games) b.add(games_condition(b.db, *b.games));
   NameMatch place = f.place_mode();
-  if (!f.event.empty()) b.add("g.event IN (" + name_match(b, "event", f.event, place) + ")");
+  if (!f.event.empty()) {
+    // The matching events' games lie between ids the summary keeps: SQLite reads that stretch
+    // of the game table rather than all of it (games of an event are mostly imported together).
+    // Only a range of less than half the games: SQLite tests each game's id against it, which
+    // made the count of an event spread over all 10 M games 8 % slower (1.145 s against 1.056).
+    auto [from, to] = events_id_range(b.db, matching_rows(b.db, "event", f.event, place));
+    if (to - from < kept::last_game_id(b.db) / 2) {
+      b.param(from);
+      b.param(to);
+      b.add("g.id BETWEEN ? AND ?");
+    }
+    b.add("g.event IN (" + name_match(b, "event", f.event, place) + ")");
+  }
   if (!f.site.empty()) b.add("g.site IN (" + name_match(b, "site", f.site, place) + ")");
   if (!f.opening.empty()) {
     // ECO names are ASCII: SQLite's own LIKE folds their case.

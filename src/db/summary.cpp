@@ -153,14 +153,21 @@ Summary read_summary(Connection& db) {
   return s;
 }
 
-GameQuery event_games(Connection& db, std::int64_t event) {
+std::pair<std::int64_t, std::int64_t> events_id_range(Connection& db, const std::vector<std::int64_t>& events) {
   runs::Snapshot snapshot(db);
   Summary s;
   std::int64_t through = read_trusted_rows(db, s), last = kept::last_game_id(db);
-  auto it = s.events.find(event);
-  // Games past the rows may be the event's too.
-  std::int64_t from = it != s.events.end() ? it->second.first_game : through + 1;
-  std::int64_t to = through < last ? last : it != s.events.end() ? it->second.last_game : 0;
+  Tally found;
+  for (auto e : events)
+    if (auto it = s.events.find(e); it != s.events.end()) found.add(it->second);
+  // Games past the rows may be any event's.
+  std::int64_t from = found.games ? found.first_game : through + 1;
+  std::int64_t to = through < last ? last : found.games ? found.last_game : 0;
+  return {from, to};
+}
+
+GameQuery event_games(Connection& db, std::int64_t event) {
+  auto [from, to] = events_id_range(db, {event});
   GameQuery q;
   q.where = "g.event = ? AND g.id BETWEEN ? AND ?";
   q.params = {event, from, to};

@@ -10,6 +10,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "qipu/db/sqlite.hpp"
 
@@ -53,6 +55,10 @@ Summary read_summary(Connection& db);
 // that stretch of the game table rather than all of it: games of an event are mostly
 // imported together).
 GameQuery event_games(Connection& db, std::int64_t event);
+
+// The least and the largest game id the games of these events can have (the rows' ranges,
+// and every game past the rows' last counted one); from > to when no game can be theirs.
+std::pair<std::int64_t, std::int64_t> events_id_range(Connection& db, const std::vector<std::int64_t>& events);
 
 // "1990.05.??" from a date_sort (unknown month or day as 00).
 std::string date_text(std::int64_t date_sort);
