@@ -48,9 +48,8 @@ void print_counts(std::ostream& out, Lang lang, const std::map<Key, db::Tally>& 
   table.print(out, "  ");
 }
 
-void print_totals(std::ostream& out, Lang lang, db::Connection& c) {
+void print_totals(std::ostream& out, Lang lang, db::Connection& c, const db::Summary& s) {
   auto label = [&](std::string_view english) { return pad(word(lang, english), 9); };
-  auto s = db::read_summary(c);
   out << label("games:") << s.all.games << "\n";
   out << label("players:") << scalar(c, "SELECT count(*) FROM player") << "\n";
   out << label("events:") << scalar(c, "SELECT count(*) FROM event") << "\n";
@@ -66,10 +65,12 @@ void print_totals(std::ostream& out, Lang lang, db::Connection& c) {
 
 // The openings played most, by name (the variations counted with their opening); in
 // Chinese, openings that share a name (a family's) count together.
-void print_openings(std::ostream& out, Lang lang, db::Connection& c, int top) {
-  auto st = c.prepare("SELECT o.name, count(*) FROM game g JOIN opening o ON o.id = g.opening_id GROUP BY o.name");
+void print_openings(std::ostream& out, Lang lang, db::Connection& c, const db::Summary& s, int top) {
   std::map<std::string, std::int64_t> counts;
-  while (st.step()) counts[opening_text(lang, st.text(0), "")] += st.int64(1);
+  auto st = c.prepare("SELECT id, name FROM opening");
+  while (st.step())
+    if (auto it = s.openings.find(st.int64(0)); it != s.openings.end())
+      counts[opening_text(lang, st.text(1), "")] += it->second.games;
   if (counts.empty()) return;
   std::vector<std::pair<std::string, std::int64_t>> sorted(counts.begin(), counts.end());
   std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
@@ -167,8 +168,9 @@ void stats(std::ostream& out, const StatsOptions& o) {
   if (!o.player.empty()) return print_player_stats(out, lang, o.format == "tsv", *c, o.player);
   if (o.teams) return print_teams(out, lang, *c, o);
   if (!o.event.empty()) return print_event(out, lang, *c, o);
-  print_totals(out, lang, *c);
-  print_openings(out, lang, *c, o.top);
+  auto summary = db::read_summary(*c, true);
+  print_totals(out, lang, *c, summary);
+  print_openings(out, lang, *c, summary, o.top);
   print_top_players(out, lang, *c, o.top);
 }
 

@@ -169,8 +169,9 @@ CREATE TABLE IF NOT EXISTS eco_line (
 
 -- The collection's totals (db/summary.hpp), kept by import in the games' transactions: games,
 -- first and last dates and first and last game ids by kind and value ('all'; 'result' and
--- 'no result'; 'termination'; 'event' by id), and the last game id they count ('through', in
--- games). Games past it
+-- 'no result'; 'termination'; 'event' by id; 'opening' by id), and the last game id they count
+-- ('through', in games; 'openings through' for the openings, kept since 2026-12-04, which a
+-- qipu from before leaves behind when it imports). Games past it
 -- (stored by an older qipu) are counted from their rows when read, and added by the next
 -- import. Without it `qipu stats` and qipu serve's summary and events read every game: more
 -- than 10 s at 12 M games (bench/bench_serve.md, 2026-12-04).

@@ -886,10 +886,9 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
   bool guessed = other.eco.empty() && !enc.eco.empty();
   bind_nonempty(g, 12, guessed ? enc.eco : other.eco);
   g.bind(13, std::int64_t(guessed));
-  if (enc.opening.empty() && enc.variation.empty())
-    g.bind_null(14);
-  else
-    g.bind(14, intern_opening(enc.opening, enc.variation));
+  std::optional<std::int64_t> opening;
+  if (!(enc.opening.empty() && enc.variation.empty())) opening = intern_opening(enc.opening, enc.variation);
+  bind_opt(g, 14, opening);
   if (enc.material.empty())
     g.bind_null(15);
   else
@@ -914,7 +913,7 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
   else
     unindexed_ = {unindexed_.first ? unindexed_.first : id, id};  // one import's ids follow each other
   player_index_.add_game(id, r.white, r.black, r.result);
-  summary_.add_game(id, r.result, std::int64_t(rec.termination), r.event, r.date_sort);
+  summary_.add_game({id, r.result, std::int64_t(rec.termination), r.event, r.date_sort, opening});
   auto fide = fide_ids(rec, other);
   player_totals_.add_game(id, {r.white, other.elo[0], fide[0]}, {r.black, other.elo[1], fide[1]}, r.result,
                           r.date_sort);

@@ -32,22 +32,31 @@ std::string date_text(std::int64_t d) {
 
 namespace {
 
-void add_game_to(Summary& s, std::int64_t id, std::optional<std::string_view> result, std::int64_t termination,
-                 std::optional<std::int64_t> event, std::optional<std::int64_t> date) {
-  Tally one{1, date, date, id, id};
+// The rows' two parts, each with its own last counted game: the openings came after the
+// rest, and a qipu from before them counts the rest only.
+enum Parts : unsigned { Main = 1, Openings = 2, Both = 3 };
+
+void add_game_to(Summary& s, const SummaryGame& g, unsigned parts) {
+  Tally one{1, g.date_sort, g.date_sort, g.id, g.id};
+  if (parts & Openings && g.opening) s.openings[*g.opening].add(one);
+  if (!(parts & Main)) return;
   s.all.add(one);
-  s.results[result ? std::optional<std::string>(*result) : std::nullopt].add(one);
-  s.terminations[termination].add(one);
-  if (event) s.events[*event].add(one);
+  s.results[g.result ? std::optional<std::string>(*g.result) : std::nullopt].add(one);
+  s.terminations[g.termination].add(one);
+  if (g.event) s.events[*g.event].add(one);
 }
 
-// Adds the games with ids from `first` to `last` from their rows.
-void count_rows(Connection& db, std::int64_t first, std::int64_t last, Summary& s) {
-  auto st = db.prepare("SELECT id, result, termination, event, date_sort FROM game WHERE id BETWEEN ? AND ?");
+// Adds these parts of the games with ids from `first` to `last` from their rows.
+void count_rows(Connection& db, std::int64_t first, std::int64_t last, Summary& s, unsigned parts) {
+  if (first > last) return;
+  auto st =
+      db.prepare("SELECT id, result, termination, event, date_sort, opening_id FROM game WHERE id BETWEEN ? AND ?");
   st.bind(1, first).bind(2, last);
   auto opt = [&](int col) { return st.is_null(col) ? std::nullopt : std::optional(st.int64(col)); };
   while (st.step())
-    add_game_to(s, st.int64(0), st.is_null(1) ? std::nullopt : std::optional(st.text(1)), st.int64(2), opt(3), opt(4));
+    add_game_to(
+        s, {st.int64(0), st.is_null(1) ? std::nullopt : std::optional(st.text(1)), st.int64(2), opt(3), opt(4), opt(5)},
+        parts);
 }
 
 // Whether the table summary is there with this file's columns.
@@ -56,26 +65,34 @@ bool ours(Connection& db) {
                            {"kind", "value", "games", "first_date", "last_date", "first_game", "last_game"});
 }
 
-// The last game id the rows count; -1 without the mark.
-std::int64_t counted_through(Connection& db) {
-  auto st = db.prepare("SELECT games FROM summary WHERE kind = 'through' AND value = ''");
+// The mark of each part: the last game id its rows count.
+constexpr const char* MainMark = "through";
+constexpr const char* OpeningsMark = "openings through";
+
+// The last game id the rows of a part count; -1 without its mark.
+std::int64_t counted_through(Connection& db, std::string_view mark) {
+  auto st = db.prepare("SELECT games FROM summary WHERE kind = ? AND value = ''");
+  st.bind(1, mark);
   return st.step() ? st.int64(0) : -1;
 }
 
-// Adds the rows to s; returns the last game id they count (-1: no mark).
-std::int64_t read_rows(Connection& db, Summary& s) {
+// Adds the rows to s; returns the last game id the main part counts (-1: no mark), and in
+// `openings_through` the openings' (-1: no mark).
+std::int64_t read_rows(Connection& db, Summary& s, std::int64_t& openings_through) {
   std::int64_t through = -1;
   auto st = db.prepare("SELECT kind, value, games, first_date, last_date, first_game, last_game FROM summary");
   auto opt = [&](int col) { return st.is_null(col) ? std::nullopt : std::optional(st.int64(col)); };
   while (st.step()) {
     std::string_view kind = st.text(0);
     Tally* t = nullptr;
-    if (kind == "through" && st.text(1).empty()) through = st.int64(2);
+    if (kind == MainMark && st.text(1).empty()) through = st.int64(2);
+    if (kind == OpeningsMark && st.text(1).empty()) openings_through = st.int64(2);
     if (kind == "all") t = &s.all;
     if (kind == "result") t = &s.results[std::string(st.text(1))];
     if (kind == "no result") t = &s.results[std::nullopt];
     if (kind == "termination") t = &s.terminations[st.int64(1)];
     if (kind == "event") t = &s.events[st.int64(1)];
+    if (kind == "opening") t = &s.openings[st.int64(1)];
     if (t) t->add({st.int64(2), opt(3), opt(4), st.int64(5), st.int64(6)});
   }
   return through;
@@ -101,55 +118,78 @@ void write_rows(Connection& db, const Summary& s) {
   for (const auto& [result, t] : s.results) put(result ? "result" : "no result", result ? *result : None, t);
   for (const auto& [termination, t] : s.terminations) put("termination", termination, t);
   for (const auto& [event, t] : s.events) put("event", event, t);
+  for (const auto& [opening, t] : s.openings) put("opening", opening, t);
 }
 
 }  // namespace
 
-void SummaryWriter::add_game(std::int64_t id, std::optional<std::string_view> result, std::int64_t termination,
-                             std::optional<std::int64_t> event, std::optional<std::int64_t> date_sort) {
-  if (first_ == 0) first_ = id;
-  last_ = id;
-  add_game_to(pending_, id, result, termination, event, date_sort);
+void SummaryWriter::add_game(const SummaryGame& g) {
+  if (first_ == 0) first_ = g.id;
+  last_ = g.id;
+  add_game_to(pending_, g, Both);
+}
+
+// The last game id the rows of a part count before the pending games are added: 0, after
+// deleting them, when there is no mark or the rows count those games already (they are
+// counted again).
+std::int64_t SummaryWriter::trusted_through(Connection& db, std::string_view mark, std::string_view delete_sql) {
+  std::int64_t through = counted_through(db, mark);
+  if (through >= 0 && through < first_) return through;
+  db.exec(std::string(delete_sql));
+  return 0;
 }
 
 void SummaryWriter::flush(Connection& db) {
   if (first_ == 0) return;
-  if (!ours(db)) {  // another program's table of that name: left alone, the games' rows say
-    pending_ = {};
-    first_ = last_ = 0;
-    return;
+  if (ours(db)) {  // another program's table of that name is left alone: the games' rows say
+    std::int64_t through = trusted_through(db, MainMark, "DELETE FROM summary");
+    std::int64_t openings =
+        trusted_through(db, OpeningsMark, "DELETE FROM summary WHERE kind IN ('opening', 'openings through')");
+    // Games stored by an older qipu, which kept no rows for them (or none for their openings).
+    count_rows(db, through + 1, first_ - 1, pending_, Main);
+    count_rows(db, openings + 1, first_ - 1, pending_, Openings);
+    write_rows(db, pending_);
+    auto mark =
+        db.prepare("INSERT OR REPLACE INTO summary(kind, value, games, first_game, last_game) VALUES (?, '', ?, 0, 0)");
+    for (const char* m : {MainMark, OpeningsMark}) {
+      mark.bind(1, std::string_view(m)).bind(2, last_).run();
+      mark.reset();
+    }
   }
-  std::int64_t through = counted_through(db);
-  if (through < 0 || through >= first_) {  // no mark, or rows that count these ids already: counted again
-    db.exec("DELETE FROM summary");
-    through = 0;
-  }
-  // Games stored by an older qipu, which kept no rows for them.
-  if (through + 1 < first_) count_rows(db, through + 1, first_ - 1, pending_);
-  write_rows(db, pending_);
-  db.prepare(
-        "INSERT OR REPLACE INTO summary(kind, value, games, first_game, last_game) VALUES ('through', '', ?, 0, 0)")
-      .bind(1, last_)
-      .run();
   pending_ = {};
   first_ = last_ = 0;
 }
 
 namespace {
 
-// The rows, and the last game id they count (0 when they cannot be these games' rows).
+// The rows, and the last game id the main part counts (0 when they cannot be these games'
+// rows); `openings_through` gets the openings' (0 when theirs cannot be, and the openings
+// are cleared).
+std::int64_t read_trusted_rows(Connection& db, Summary& s, std::int64_t& openings_through) {
+  std::int64_t through = kept::read_trusted(
+      db, ours(db), [&] { return read_rows(db, s, openings_through); }, [&] { s = {}; });
+  if (openings_through < 0 || openings_through > through) {  // no mark, or past the rest's
+    s.openings.clear();
+    openings_through = 0;
+  }
+  return through;
+}
+
 std::int64_t read_trusted_rows(Connection& db, Summary& s) {
-  return kept::read_trusted(
-      db, ours(db), [&] { return read_rows(db, s); }, [&] { s = {}; });
+  std::int64_t openings_through = -1;
+  return read_trusted_rows(db, s, openings_through);
 }
 
 }  // namespace
 
-Summary read_summary(Connection& db) {
+Summary read_summary(Connection& db, bool with_openings) {
   runs::Snapshot snapshot(db);
   Summary s;
-  std::int64_t through = read_trusted_rows(db, s);
-  count_rows(db, through + 1, std::numeric_limits<std::int64_t>::max(), s);
+  std::int64_t openings_through = -1;
+  std::int64_t through = read_trusted_rows(db, s, openings_through);
+  if (with_openings) count_rows(db, openings_through + 1, through, s, Openings);
+  count_rows(db, through + 1, std::numeric_limits<std::int64_t>::max(), s, with_openings ? Both : Main);
+  if (!with_openings) s.openings.clear();
   return s;
 }
 

@@ -1,5 +1,5 @@
 // Totals of the collection that import keeps with its games (table summary): games by
-// result, by final position and by event, with dates, so that `qipu stats` and qipu serve's
+// result, by final position, by event and by opening, with dates, so that `qipu stats` and qipu serve's
 // summary and list of events read a few rows instead of the whole game table (10 s and more
 // at 12 M games). Games stored by an older qipu, past the rows' last counted game, are
 // counted from their rows when read, and added to the rows by the next import.
@@ -32,24 +32,36 @@ struct Summary {
   Tally all;
   std::map<std::optional<std::string>, Tally> results;  // by Result tag; nullopt: no tag
   std::map<std::int64_t, Tally> terminations;
-  std::map<std::int64_t, Tally> events;  // by event id, games with an event
+  std::map<std::int64_t, Tally> events;    // by event id, games with an event
+  std::map<std::int64_t, Tally> openings;  // by opening id (opening table), games with one
+};
+
+// What the totals count of a game.
+struct SummaryGame {
+  std::int64_t id = 0;
+  std::optional<std::string_view> result;  // the Result tag
+  std::int64_t termination = 0;
+  std::optional<std::int64_t> event, date_sort, opening;
 };
 
 // Collects an import's games and adds them to the rows (inside the importer's transaction).
 class SummaryWriter {
  public:
   // Games in increasing id order.
-  void add_game(std::int64_t id, std::optional<std::string_view> result, std::int64_t termination,
-                std::optional<std::int64_t> event, std::optional<std::int64_t> date_sort);
+  void add_game(const SummaryGame& g);
   void flush(Connection& db);
 
  private:
+  std::int64_t trusted_through(Connection& db, std::string_view mark, std::string_view delete_sql);
+
   Summary pending_;
   std::int64_t first_ = 0, last_ = 0;  // the pending games' ids; 0: none
 };
 
-// The totals of every game in the database, in one read transaction.
-Summary read_summary(Connection& db);
+// The totals of every game in the database, in one read transaction; the openings' only
+// with_openings (in a database whose rows were written by a qipu from before them, that
+// reads every game's row).
+Summary read_summary(Connection& db, bool with_openings = false);
 
 // The games of one event: its id, within the ids its games lie between (so that SQLite reads
 // that stretch of the game table rather than all of it: games of an event are mostly
