@@ -192,7 +192,7 @@ CREATE TABLE IF NOT EXISTS summary (
 -- index's form, by player id, a player's entries in several runs adding up (runs, not a row a
 -- player: updating such rows in place made an import by many players a third slower). Without
 -- them, grouping players into people (qipu players, stats, rating) read every game and its
--- tags: about a minute at 12 M games (bench/bench_search.md, 2026-12-04).
+-- tags: 24.6 s for qipu players at 10 M games (bench/bench_search.md, 2026-12-04).
 CREATE TABLE IF NOT EXISTS player_total_run (id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS player_total_chunk (
   id        INTEGER PRIMARY KEY,
