@@ -8,6 +8,7 @@
 #include "qipu/db/codec.hpp"
 #include "qipu/db/search.hpp"
 #include "qipu/db/store.hpp"
+#include "deep_positions.hpp"
 #include "runs.hpp"
 
 namespace qipu::db {
@@ -117,6 +118,8 @@ struct AggCodec {
 };
 
 constexpr runs::Tables AggTables{"explore_segment", "explore_posting"};
+constexpr runs::Tables DeepTables{"deep_segment", "deep_posting"};
+runs::Tables tables_of(ExploreRows rows) { return rows == ExploreRows::deep ? DeepTables : AggTables; }
 
 // The start squares of each side's pawns, knights, bishops, rooks, queen and king.
 constexpr std::array<std::array<Bitboard, 7>, 2> StartSquares = {{
@@ -126,6 +129,15 @@ constexpr std::array<std::array<Bitboard, 7>, 2> StartSquares = {{
 
 char result_code(std::string_view result) {
   return result == "1-0" ? 'w' : result == "0-1" ? 'b' : result == "1/2-1/2" ? 'd' : '?';
+}
+
+ExploreWriter::Game game_of(std::int64_t id, const GameOutcome& o) {
+  ExploreWriter::Game g{id, result_code(o.result), -1, o.date_sort ? std::int32_t(*o.date_sort / 10000) : 0};
+  if (o.elo[0] && o.elo[1])
+    g.elo2 = std::int32_t(*o.elo[0] + *o.elo[1]);
+  else if (o.elo[0] || o.elo[1])
+    g.elo2 = std::int32_t(2 * (o.elo[0] ? *o.elo[0] : *o.elo[1]));
+  return g;
 }
 
 // One game's contribution to a row.
@@ -154,14 +166,44 @@ MoveStats stats_of(const AggEntry& e) {
   return s;
 }
 
-// The aggregate's rows of one position, by move symbol; false when it cannot answer.
-bool read_rows(Connection& db, const Position& pos, std::array<AggEntry, 256>& by_move) {
-  if (!aggregated(pos) || !has_aggregate(db)) return false;
-  std::uint64_t k = pos.key();
-  runs::for_each_from<AggCodec>(db, AggTables, signed_key(k), [&](const AggEntry& e) {
+// The rows of one position in the runs of `t`, added to by_move (by move symbol).
+void add_rows(Connection& db, runs::Tables t, Key k, std::array<AggEntry, 256>& by_move) {
+  runs::for_each_from<AggCodec>(db, t, signed_key(k), [&](const AggEntry& e) {
     if (e.key == k) by_move[e.move].add(e);
     return e.key <= k;
   });
+}
+
+// Whether rows can count only games of `counted`: no more games than it holds, and best
+// games within it (a damaged or forged file's may not).
+bool plausible(const std::array<AggEntry, 256>& by_move, IdRange counted) {
+  std::uint64_t games = 0;
+  for (const auto& e : by_move) {
+    games += e.games;
+    for (std::uint32_t i = 0; i < e.ntop; ++i)
+      if (e.top[i].game < counted.first || e.top[i].game > counted.last) return false;
+  }
+  return games == 0 || (counted.last >= counted.first && games <= std::uint64_t(counted.last - counted.first + 1));
+}
+
+// A deep position's rows, and the games they do not count, scanned; false when they cannot
+// answer.
+bool add_deep_rows(Connection& db, const Position& pos, std::array<AggEntry, 256>& by_move) {
+  auto counted = deep_range(db, pos.key());
+  if (!counted || !has_aggregate(db)) return false;
+  add_rows(db, DeepTables, pos.key(), by_move);
+  if (!plausible(by_move, *counted)) return false;
+  for_each_game_at(db, pos, *counted, [&](std::int64_t id, std::uint8_t symbol, const GameOutcome& o) {
+    count(by_move[symbol], game_of(id, o));
+  });
+  return true;
+}
+
+// The rows that answer for a position, by move symbol; false when none can.
+bool read_rows(Connection& db, const Position& pos, std::array<AggEntry, 256>& by_move) {
+  if (!aggregated(pos)) return add_deep_rows(db, pos, by_move);
+  if (!has_aggregate(db)) return false;
+  add_rows(db, AggTables, pos.key(), by_move);
   return true;
 }
 
@@ -200,13 +242,8 @@ void add_aggregate_position(AggregatePositions& list, const Position& pos, std::
 
 void ExploreWriter::add(std::int64_t game, const AggregatePositions& positions, const GameOutcome& o) {
   if (positions.empty()) return;
-  Game g{game, result_code(o.result), -1, o.date_sort ? std::int32_t(*o.date_sort / 10000) : 0};
-  if (o.elo[0] && o.elo[1])
-    g.elo2 = std::int32_t(*o.elo[0] + *o.elo[1]);
-  else if (o.elo[0] || o.elo[1])
-    g.elo2 = std::int32_t(2 * (o.elo[0] ? *o.elo[0] : *o.elo[1]));
   auto index = std::uint32_t(games_.size());
-  games_.push_back(g);
+  games_.push_back(game_of(game, o));
   for (const auto& [key, move] : positions) occurrences_.push_back({key, index, move});
 }
 
@@ -220,7 +257,7 @@ void ExploreWriter::flush(Connection& db) {
         return a.key != b.key ? a.key < b.key : a.move != b.move ? a.move < b.move : a.game < b.game;
       });
   {
-    runs::Writer<AggCodec> w(db, AggTables);
+    runs::Writer<AggCodec> w(db, tables_of(rows_));
     for (std::size_t i = 0; i < occurrences_.size();) {
       AggEntry e;
       e.key = occurrences_[i].key;
@@ -233,7 +270,7 @@ void ExploreWriter::flush(Connection& db) {
   }
   occurrences_.clear();  // the memory is kept for the next batch
   games_.clear();
-  runs::merge_by_size<AggCodec>(db, AggTables, AggregateRunBase);
+  runs::merge_by_size<AggCodec>(db, tables_of(rows_), AggregateRunBase);
 }
 
 bool has_aggregate(Connection& db) {

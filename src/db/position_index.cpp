@@ -76,10 +76,15 @@ std::size_t small_runs(const std::vector<std::uint64_t>& sizes, std::uint64_t ba
   return n;
 }
 
-void merge_position_index(Connection& db, std::uint64_t added) {
+void merge_position_index(Connection& db, std::uint64_t added, std::uint64_t popular_at,
+                          std::vector<std::uint64_t>* popular) {
+  runs::PopularKeys found{popular_at, {}};
   // A quarter more than the batch's own: a merge ends a little before the next of its level
   // is due (after as many entries again as it merges), so that one rarely waits for another.
-  runs::merge_by_size<IndexCodec>(db, IndexTables, IndexRunBase, std::max(added + added / 4, IndexRunBase));
+  runs::merge_by_size<IndexCodec>(db, IndexTables, IndexRunBase, std::max(added + added / 4, IndexRunBase),
+                                  popular ? &found : nullptr);
+  if (popular)
+    for (auto k : found.keys) popular->push_back(std::uint64_t(k));
 }
 
 std::vector<PositionHit> lookup_position(Connection& db, Key key) {

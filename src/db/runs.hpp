@@ -286,6 +286,13 @@ struct RunBuffer {
 // workers, which wait for that thread, had half of their time idle (bench_import.md,
 // 2026-12-02). Chunks are given in the order of their first keys, so that a run the merge
 // waits for is never behind chunks that wait for room.
+// Keys with at least `at` entries in a merge's output (in sql_key order, found while
+// merging; a merge done in parts ends its parts between keys, so none is counted in two).
+struct PopularKeys {
+  std::uint64_t at = 0;
+  std::vector<std::int64_t> keys;
+};
+
 template <class Codec>
 class ParallelMerge {
  public:
@@ -293,8 +300,10 @@ class ParallelMerge {
   using Chunk = std::tuple<std::int64_t, std::int64_t, std::string, std::size_t>;  // first, last, data, n
   // Merges the entries from sql_key `from` on; stops once `budget` entries are cut and a
   // key ends (boundary() then says where).
-  ParallelMerge(std::size_t runs, std::int64_t from, std::uint64_t budget)
-      : runs_(runs), from_(from), budget_(budget), thread_([this] { run(); }) {}
+  // With `popular`, keys with at least popular->at entries are added to it (read it once
+  // take has returned false).
+  ParallelMerge(std::size_t runs, std::int64_t from, std::uint64_t budget, PopularKeys* popular = nullptr)
+      : runs_(runs), from_(from), budget_(budget), popular_(popular), thread_([this] { run(); }) {}
   ~ParallelMerge() {
     {
       std::lock_guard lock(mu_);
@@ -410,6 +419,7 @@ class ParallelMerge {
           if (pending) {
             out.add(*pending);
             ++cut;
+            count(*pending);
           }
           pending = *heads[best];
         }
@@ -417,7 +427,11 @@ class ParallelMerge {
         heads[best] = ++r.at < r.entries.size() ? &r.entries[r.at] : current(r);
         for (std::size_t node = (leaves + best) / 2; node >= 1; node /= 2) play(node);
       }
-      if (pending && !stop_) out.add(*pending);
+      if (pending && !stop_) {
+        out.add(*pending);
+        count(*pending);
+        count_end();
+      }
       if (!stop_) out.finish();
     } catch (...) {
       std::lock_guard lock(mu_);
@@ -427,9 +441,28 @@ class ParallelMerge {
     done_ = true;
     cv_.notify_all();
   }
+  // Counts the entries of each key written, for popular_.
+  void count(const Entry& e) {
+    if (!popular_) return;
+    if (counted_ > 0 && Codec::sql_key(e) == counted_key_) {
+      ++counted_;
+      return;
+    }
+    count_end();
+    counted_key_ = Codec::sql_key(e);
+    counted_ = 1;
+  }
+  void count_end() {
+    if (popular_ && counted_ >= popular_->at) popular_->keys.push_back(counted_key_);
+    counted_ = 0;
+  }
+
   std::vector<RunBuffer<Codec>> runs_;
   const std::int64_t from_;
   const std::uint64_t budget_;
+  PopularKeys* const popular_;
+  std::int64_t counted_key_ = 0;
+  std::uint64_t counted_ = 0;
   std::optional<std::int64_t> boundary_;  // written by the merge thread before done_
   std::mutex mu_;
   std::condition_variable cv_;
@@ -447,7 +480,8 @@ class ParallelMerge {
 // returns the key it stopped before, or nothing when it reached the runs' end.
 template <class Codec>
 std::optional<std::int64_t> merge_into(Connection& db, Tables t, const std::vector<std::int64_t>& ids,
-                                       Writer<Codec>& out, std::int64_t from, std::uint64_t budget) {
+                                       Writer<Codec>& out, std::int64_t from, std::uint64_t budget,
+                                       PopularKeys* popular = nullptr) {
   const std::size_t n = ids.size();
   std::vector<Statement> reads;
   for (auto id : ids) {
@@ -455,7 +489,7 @@ std::optional<std::int64_t> merge_into(Connection& db, Tables t, const std::vect
                                " WHERE segment = ? AND last_key >= ? ORDER BY last_key, id"));
     reads.back().bind(1, id).bind(2, from);
   }
-  ParallelMerge<Codec> merge(n, from, budget);
+  ParallelMerge<Codec> merge(n, from, budget, popular);
   std::vector<typename ParallelMerge<Codec>::Chunk> cut;
   auto insert = [&](bool wait) {
     bool more = merge.take(cut, wait);
@@ -493,10 +527,10 @@ inline void delete_runs(Connection& db, Tables t, const std::vector<std::int64_t
 
 // The newest n runs merged into one new run, whole.
 template <class Codec>
-void merge_newest(Connection& db, Tables t, const Runs& r, std::size_t n) {
+void merge_newest(Connection& db, Tables t, const Runs& r, std::size_t n, PopularKeys* popular = nullptr) {
   std::vector<std::int64_t> ids(r.ids.end() - std::ptrdiff_t(n), r.ids.end());
   Writer<Codec> out(db, t);
-  merge_into(db, t, ids, out, WholeRun, UINT64_MAX);
+  merge_into(db, t, ids, out, WholeRun, UINT64_MAX, popular);
   out.finish();
   delete_runs(db, t, ids);
 }
@@ -537,13 +571,13 @@ inline Runs without_sources(const Runs& r) {
 // Sources' chunks wholly below the new boundary go at once, so that the merge's pages are
 // freed (and reused by the next batches) as it goes.
 template <class Codec>
-void advance(Connection& db, Tables t, const Merge& m, std::uint64_t budget) {
+void advance(Connection& db, Tables t, const Merge& m, std::uint64_t budget, PopularKeys* popular = nullptr) {
   std::vector<std::int64_t> ids;
   auto st = db.prepare(std::string("SELECT id FROM ") + t.segment + " WHERE id >= ? AND id < ? ORDER BY id");
   st.bind(1, m.first_source).bind(2, m.target);
   while (st.step()) ids.push_back(st.int64(0));
   Writer<Codec> out(db, t, m.target);
-  auto boundary = merge_into(db, t, ids, out, m.boundary, budget);
+  auto boundary = merge_into(db, t, ids, out, m.boundary, budget, popular);
   out.finish();
   std::int64_t written = std::int64_t(m.written + out.count());
   if (!boundary) {
@@ -593,13 +627,14 @@ inline std::optional<std::pair<std::size_t, std::size_t>> due_merge(Connection& 
 // merge (100 M entries at 1.28 M games) spread over the batches that follow, not held by one
 // (bench_import.md, "Merges a part at a time").
 template <class Codec>
-void merge_by_size(Connection& db, Tables t, std::uint64_t base, std::uint64_t budget = UINT64_MAX) {
+void merge_by_size(Connection& db, Tables t, std::uint64_t base, std::uint64_t budget = UINT64_MAX,
+                   PopularKeys* popular = nullptr) {
   if (!merges_kept(db, t)) {
     for (;;) {
       auto r = list(db, t);
       std::size_t n = runs_to_merge(r.sizes, base);
       if (n == 0) return;
-      merge_newest<Codec>(db, t, r, n);
+      merge_newest<Codec>(db, t, r, n, popular);
     }
   }
   auto start_due = [&] {
@@ -611,7 +646,7 @@ void merge_by_size(Connection& db, Tables t, std::uint64_t base, std::uint64_t b
     }
   };
   start_due();
-  for (const auto& m : merges(db, t)) advance<Codec>(db, t, m, budget);
+  for (const auto& m : merges(db, t)) advance<Codec>(db, t, m, budget, popular);
   start_due();  // over the targets the advance finished
 }
 

@@ -212,3 +212,19 @@ CREATE TABLE IF NOT EXISTS player_fide (
   games  INTEGER NOT NULL,
   PRIMARY KEY (player, fide)
 ) WITHOUT ROWID;
+
+-- The deep positions (src/db/deep_positions.hpp): positions past the aggregate's depth that
+-- many games reach, counted by import from the game after the position index's merges found
+-- their key popular (first_game; 0: the key turned out to be an aggregated position's, and is
+-- not counted), in runs of the aggregate's form. Key -1's first_game is the last game they
+-- count; an import that finds games past it (stored by an older qipu) starts afresh.
+CREATE TABLE IF NOT EXISTS deep_position (key INTEGER PRIMARY KEY, first_game INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS deep_segment (id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS deep_posting (
+  id        INTEGER PRIMARY KEY,
+  segment   INTEGER NOT NULL,
+  first_key INTEGER NOT NULL,
+  last_key  INTEGER NOT NULL,
+  data      BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS deep_posting_range ON deep_posting(segment, last_key);

@@ -13,6 +13,7 @@
 #include "qipu/game/names.hpp"
 #include "qipu/game/pipeline.hpp"
 #include "qipu/notation/notation.hpp"
+#include "deep_positions.hpp"
 #include "id_table.hpp"
 #include "kept_totals.hpp"
 #include "name_rows.hpp"
@@ -433,17 +434,19 @@ std::uint64_t for_each_unindexed(Connection& db, const std::string& columns, con
 
 // Calls f(row, ply) for each game that passes the filter and reaches the position, at
 // the first ply where it does: index hits, verified, in game order, then the games without
-// index entries, replayed; each part stops after `max` games. Returns how many games were
-// replayed.
+// index entries, replayed; each part stops after `max` games. Games in `skip` are left out
+// before their rows are read. Returns how many games were replayed.
 template <class F>
 std::uint64_t for_each_verified(Connection& db, const Position& pos, const std::string& columns,
-                                const GameQuery& filter, F&& f, std::size_t max = SIZE_MAX) {
+                                const GameQuery& filter, F&& f, std::size_t max = SIZE_MAX, IdRange skip = {1, 0}) {
+  auto skipped = [&](std::int64_t id) { return id >= skip.first && id <= skip.last; };
   HitScanner scan(db, columns, filter);
   Verifier verify(db, pos);
   std::int64_t game = -1;
   bool open = false;  // the current game passes the filter and has not matched yet
   std::size_t found = 0;
   for_each_hit(db, pos.key(), [&](const PositionHit& h) {
+    if (skipped(h.game)) return true;
     if (h.game != game) {
       db.check_deadline();
       open = scan.seek(game = h.game);
@@ -456,7 +459,7 @@ std::uint64_t for_each_verified(Connection& db, const Position& pos, const std::
   std::string symbols;
   found = 0;
   return for_each_unindexed(db, columns, filter, [&](Statement& row) {
-    if (found >= max) return;
+    if (found >= max || skipped(row.int64(0))) return;
     if (int ply = replayed_ply(db, row, pos, symbols); ply >= 0) {
       f(row, ply);
       ++found;
@@ -500,6 +503,22 @@ std::vector<std::int64_t> find_position(Connection& db, const PositionQuery& pq,
 }
 
 // ---- explorer -------------------------------------------------------------------
+
+std::uint64_t for_each_game_at(Connection& db, const Position& pos, IdRange counted,
+                               const std::function<void(std::int64_t, std::uint8_t, const GameOutcome&)>& f) {
+  std::string symbols;
+  auto value = [](Statement& row, int col) { return row.is_null(col) ? std::nullopt : std::optional(row.int64(col)); };
+  return for_each_verified(
+      db, pos, ", g.result, g.white_elo, g.black_elo, g.date_sort", {},
+      [&](Statement& row, int ply) {
+        auto at = std::size_t(ply);
+        bool moved = unpack_symbols(row.blob(2), symbols, at + 1) && symbols.size() > at;
+        std::string_view result = row.is_null(3) ? std::string_view() : row.text(3);
+        f(row.int64(0), moved ? std::uint8_t(symbols[at]) : EndSymbol,
+          {result, {value(row, 4), value(row, 5)}, value(row, 6)});
+      },
+      SIZE_MAX, counted);
+}
 
 namespace {
 

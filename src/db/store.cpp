@@ -25,6 +25,7 @@
 #include "qipu/db/eco.hpp"
 #include "qipu/db/search.hpp"
 #include "qipu/game/duplicate.hpp"
+#include "deep_positions.hpp"
 #include "opening_symbols.hpp"
 
 namespace qipu::db {
@@ -627,6 +628,10 @@ Importer::Importer(Connection& db, ImportOptions options) : db_(db), opt_(option
   }
   begin();
   if (!opt_.allow_duplicates && existing_ != 0) load_hashes();
+  if (aggregate_) {
+    deep_ = std::make_unique<DeepPositions>();
+    deep_->load(db_, existing_, opt_.deep_positions_at);
+  }
 }
 
 // Gives the connection back as the importer found it (for its next user: serve's uploads
@@ -906,8 +911,11 @@ void Importer::add(const std::string& source, const game::GameRecord& rec, const
   keep_hash(id, hash);
   for (auto [seq, i] : other.rows)
     s.add_tag.bind(1, id).bind(2, seq).bind_static(3, rec.tags[i].first).bind_static(4, rec.tags[i].second).run();
-  if (aggregate_)
-    explore_.add(id, enc.explore, {r.result.value_or(std::string_view()), {other.elo[0], other.elo[1]}, r.date_sort});
+  if (aggregate_) {
+    GameOutcome outcome{r.result.value_or(std::string_view()), {other.elo[0], other.elo[1]}, r.date_sort};
+    explore_.add(id, enc.explore, outcome);
+    deep_->add_game(id, enc, outcome);
+  }
   if (opt_.position_index)
     index_.add_game(enc.keys, id);
   else
@@ -961,8 +969,12 @@ void Importer::flush() {
   // Runs are merged by size only, as after each batch: merging the import's level-0 runs
   // into one at its end rewrote its whole index and aggregate (up to 16 M entries) in every
   // import, half of the CPU of one into an empty database (bench_import.md, 2026-12-01).
-  if (opt_.position_index) merge_position_index(db_, added);
+  // The merges find the keys the deep positions count from the next game on.
+  std::vector<std::uint64_t> popular;
+  std::uint64_t popular_at = deep_ ? deep_->popular_at() : 0;
+  if (opt_.position_index) merge_position_index(db_, added, popular_at, popular_at ? &popular : nullptr);
   explore_.flush(db_);
+  if (deep_) deep_->flush(db_, popular);
   player_index_.flush(db_);
   summary_.flush(db_);
   player_totals_.flush(db_);

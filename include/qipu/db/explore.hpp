@@ -7,7 +7,9 @@
 // aggregated position is aggregated in every game that reaches it, at whatever ply: the
 // aggregate's answer is exact, with no scan beyond it. Positions past it (the middle game,
 // where few games share a position) are answered by the scan over the position index
-// (db::explore_scan). bench/bench_import.md says how the depth was chosen.
+// (db::explore_scan), except those that many games reach: import counts them too, from the
+// game after the position index's merges find them popular (src/db/deep_positions.hpp), so
+// that only the games before are scanned. bench/bench_import.md says how the depth was chosen.
 #pragma once
 
 #include <cstdint>
@@ -54,10 +56,15 @@ struct GameOutcome {
   std::optional<std::int64_t> date_sort;
 };
 
+// Which runs an ExploreWriter writes: the aggregate's, or those of the deep positions that
+// many games reach (src/db/deep_positions.hpp), in the same form.
+enum class ExploreRows { aggregate, deep };
+
 // Collects one batch's games and writes them as one run of the aggregate (inside the
 // caller's transaction), then merges runs by size as the position index does.
 class ExploreWriter {
  public:
+  explicit ExploreWriter(ExploreRows rows = ExploreRows::aggregate) : rows_(rows) {}
   void add(std::int64_t game, const AggregatePositions& positions, const GameOutcome& outcome);
   void flush(Connection& db);
   [[nodiscard]] std::size_t pending() const { return occurrences_.size(); }
@@ -75,6 +82,7 @@ class ExploreWriter {
   };
 
  private:
+  ExploreRows rows_;
   std::vector<Occurrence> occurrences_;
   std::vector<Game> games_;
 };
@@ -85,10 +93,11 @@ class ExploreWriter {
 bool has_aggregate(Connection& db);
 // Fills the aggregate from the stored games (a database made before it), in batches.
 void build_aggregate(Connection& db);
-// The exploration of an aggregated position, or nullopt when the aggregate cannot answer
-// (a position past AggregateDepth, more than TopKept top games, no aggregate).
+// The exploration of an aggregated position, or of a deep position many games reach (its
+// rows, and a scan of the few games they do not count), or nullopt when neither can answer
+// (another position past AggregateDepth, more than TopKept top games, no aggregate).
 std::optional<Exploration> explore_aggregate(Connection& db, const Position& pos, std::size_t top);
-// The number of games reaching the position, from the aggregate, or nullopt as above.
+// The number of games reaching the position, from the same rows, or nullopt as above.
 std::optional<std::uint64_t> count_aggregate(Connection& db, const Position& pos);
 
 }  // namespace qipu::db

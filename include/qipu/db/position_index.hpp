@@ -70,8 +70,11 @@ std::size_t small_runs(const std::vector<std::uint64_t>& sizes, std::uint64_t ba
 // Merges segments while runs_to_merge says so (after each batch, in its transaction).
 // Merges are done a part at a time: each call writes 1.25 times `added` (the entries the
 // batch wrote), and at least IndexRunBase, into every merge in progress, so that a merge
-// ends before the next of its level is due.
-void merge_position_index(Connection& db, std::uint64_t added);
+// ends before the next of its level is due. With `popular`, the index keys with at least
+// `popular_at` entries in what the merges wrote are added to it (the explorer's deep
+// positions, src/db/deep_positions.hpp).
+void merge_position_index(Connection& db, std::uint64_t added, std::uint64_t popular_at = 0,
+                          std::vector<std::uint64_t>* popular = nullptr);
 
 // Every (game, ply) whose stored key matches; in game order.
 std::vector<PositionHit> lookup_position(Connection& db, Key key);

@@ -137,6 +137,11 @@ struct ImportOptions {
   // Games per transaction (a killed import keeps every finished one); 0: 20,000, or a
   // fiftieth of the games the database holds when that is more, up to 200,000.
   std::size_t batch_games = 0;
+  // Positions past the aggregate's depth are counted as its positions are from the first
+  // merge of the position index that writes this many entries of their key on, so that the
+  // explorer scans only the games before (src/db/deep_positions.hpp); 0: none. Tests, with few
+  // games, set it low.
+  std::uint64_t deep_positions_at = 300;
   // About how many games the import will add, when the caller can tell (qipu import, from
   // its inputs' sizes); 0 when it cannot. The duplicate set is made large enough for them
   // at the start, since growing it holds the old array and the new one at once. A wrong
@@ -148,11 +153,13 @@ struct ImportStats {
   std::uint64_t imported = 0, duplicates = 0, rejected = 0;
 };
 
-// Adds games one by one on one thread; commits every batch_games games, so that a
 // Whether the reject table has its encoding column (databases made before it lack it
 // until an import adds it).
 [[nodiscard]] bool reject_encoding_column(Connection& db);
 
+class DeepPositions;  // src/db/deep_positions.hpp
+
+// Adds games one by one on one thread; commits every batch_games games, so that a
 // killed import leaves only whole games, and merges the runs of its indexes by size.
 // Names are interned in memory, all of them read when it starts; so are the duplicate
 // hashes, read from the game_hash table written with the games.
@@ -219,6 +226,7 @@ class Importer {
   } since_wait_;  // since the importer last waited for the checkpointer
   PositionIndexWriter index_;
   ExploreWriter explore_;
+  std::unique_ptr<DeepPositions> deep_;  // none without the aggregate
   PlayerIndexWriter player_index_;
   SummaryWriter summary_;
   PlayerTotalsWriter player_totals_;

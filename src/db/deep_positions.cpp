@@ -1,0 +1,103 @@
+// The deep positions (src/db/deep_positions.hpp): import's side, and the range a position's
+// rows count.
+#include "deep_positions.hpp"
+
+#include <algorithm>
+
+#include "qipu/db/codec.hpp"
+
+namespace qipu::db {
+
+namespace {
+
+constexpr std::int64_t MarkKey = -1;  // index keys are 48 bits: never negative
+
+bool has_deep_tables(Connection& db) {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'deep_position'").step();
+}
+
+std::optional<std::int64_t> deep_first_game(Connection& db, std::int64_t key) {
+  auto st = db.prepare("SELECT first_game FROM deep_position WHERE key = ?");
+  st.bind(1, key);
+  if (!st.step() || st.is_null(0)) return std::nullopt;
+  return st.int64(0);
+}
+
+bool listed(const AggregatePositions& list, Key k) {
+  return std::any_of(list.begin(), list.end(), [&](const auto& p) { return p.first == k; });
+}
+
+}  // namespace
+
+std::optional<IdRange> deep_range(Connection& db, Key key) {
+  if (!has_deep_tables(db)) return std::nullopt;
+  auto first = deep_first_game(db, std::int64_t(index_key(key)));
+  auto mark = deep_first_game(db, MarkKey);
+  // First 0: an aggregated position's key, whose rows stopped counting when that was seen.
+  if (!first || !mark || *first < 1) return std::nullopt;
+  return IdRange{*first, *mark};
+}
+
+void DeepPositions::load(Connection& db, std::int64_t last_game, std::uint64_t popular_at) {
+  popular_at_ = popular_at;
+  last_ = last_game;
+  if (deep_first_game(db, MarkKey) != last_game) {
+    db.exec("DELETE FROM deep_position; DELETE FROM deep_posting; DELETE FROM deep_segment");
+    db.prepare("INSERT INTO deep_position(key, first_game) VALUES (?, ?)").bind(1, MarkKey).bind(2, last_game).run();
+    return;
+  }
+  auto st = db.prepare("SELECT key, first_game FROM deep_position WHERE key >= 0");
+  while (st.step()) (st.int64(1) > 0 ? popular_ : aggregated_).insert(std::uint64_t(st.int64(0)));
+  rebuild_filter();
+}
+
+void DeepPositions::add_game(std::int64_t id, const EncodedGame& enc, const GameOutcome& outcome) {
+  last_ = id;
+  if (popular_.empty()) return;
+  game_.clear();
+  bool unpacked = false;
+  const auto& keys = enc.keys;  // keys[p]: the position before ply p; the last, the final one
+  for (std::size_t p = 0; p < keys.size(); ++p) {
+    std::uint64_t k = index_key(keys[p]);
+    if (!maybe(k) || !popular_.count(k)) continue;
+    if (listed(enc.explore, keys[p])) {  // an aggregated position: the aggregate counts it
+      popular_.erase(k);
+      aggregated_.insert(k);
+      newly_aggregated_.push_back(k);
+      continue;
+    }
+    if (listed(game_, keys[p])) continue;  // a repetition: counted at its first occurrence
+    std::uint8_t symbol = EndSymbol;
+    if (p + 1 < keys.size()) {
+      if (!unpacked) unpack_symbols(enc.moves, symbols_, keys.size() - 1);
+      unpacked = true;
+      if (p >= symbols_.size()) throw DbError("game " + std::to_string(id) + ": its moves do not decode");
+      symbol = std::uint8_t(symbols_[p]);
+    }
+    game_.emplace_back(keys[p], symbol);
+  }
+  if (!game_.empty()) rows_.add(id, game_, outcome);
+}
+
+void DeepPositions::flush(Connection& db, const std::vector<std::uint64_t>& popular) {
+  rows_.flush(db);
+  bool changed = !newly_aggregated_.empty();
+  auto stop = db.prepare("UPDATE deep_position SET first_game = 0 WHERE key = ?");
+  for (auto k : newly_aggregated_) stop.bind(1, std::int64_t(k)).run();
+  newly_aggregated_.clear();
+  auto start = db.prepare("INSERT OR IGNORE INTO deep_position(key, first_game) VALUES (?, ?)");
+  for (auto k : popular) {
+    if (aggregated_.count(k) || !popular_.insert(k).second) continue;
+    start.bind(1, std::int64_t(k)).bind(2, last_ + 1).run();
+    changed = true;
+  }
+  db.prepare("UPDATE deep_position SET first_game = ? WHERE key = ?").bind(1, last_).bind(2, MarkKey).run();
+  if (changed) rebuild_filter();
+}
+
+void DeepPositions::rebuild_filter() {
+  std::fill(filter_.begin(), filter_.end(), 0);
+  for (auto k : popular_) filter_[k % FilterBits / 64] |= std::uint64_t(1) << (k % 64);
+}
+
+}  // namespace qipu::db

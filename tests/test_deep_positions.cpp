@@ -1,0 +1,249 @@
+// Tests of the deep positions (src/db/deep_positions.hpp): positions past the aggregate's
+// depth that many games reach, counted by import from the game after the position index's
+// merges found them popular. Their answer must be the scan's on every such position, however
+// the games came in: batches, an import without the position index, re-imports, an import
+// stopped before its last commit, games stored by a qipu that did not count them, and a file
+// whose rows claim more games than they can.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <map>
+
+#include "import_util.hpp"
+#include "replay_util.hpp"
+#include "qipu/db/explore.hpp"
+#include "qipu/db/search.hpp"
+#include "qipu/db/store.hpp"
+
+// One namespace a file: the test files compile several to a unit (CMakeLists.txt).
+namespace test_deep_positions {
+
+using namespace qipu;
+using import_test::number;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Every distinct position past the aggregate's depth of the games' mainlines that occurs
+// more than once (in two games, or repeated in one): only those can be popular.
+std::vector<Position> deep_positions(const std::vector<game::GameRecord>& games) {
+  std::vector<Position> out;
+  std::map<Key, int> seen;
+  auto keep = [&](const Position& p) {
+    if (!db::aggregated(p) && ++seen[p.key()] == 2) out.push_back(p);
+  };
+  for (const auto& g : games) {
+    game::for_each_move(g.start_position, g.mainline,
+                        [&](const Position&, const game::MoveNode&, const Position& after) { keep(after); });
+  }
+  return out;
+}
+
+void check_same(const db::MoveStats& a, const db::MoveStats& s) {
+  CHECK(a.move == s.move);
+  CHECK(a.games == s.games);
+  CHECK(a.white_wins == s.white_wins);
+  CHECK(a.draws == s.draws);
+  CHECK(a.black_wins == s.black_wins);
+  CHECK(a.elo_games == s.elo_games);
+  CHECK(a.elo_sum == s.elo_sum);
+  CHECK(a.last_year == s.last_year);
+}
+
+// How many of a position's games its rows count (from its key's first game to the mark), by
+// the scan: the rest of its answer is scanned.
+std::uint64_t counted_by_rows(db::Connection& c, const Position& pos) {
+  auto st = c.prepare(
+      "SELECT p.first_game, m.first_game FROM deep_position p, deep_position m"
+      " WHERE p.key = ? AND m.key = -1");
+  st.bind(1, std::int64_t(db::index_key(pos.key())));
+  if (!st.step()) return 0;
+  db::GameQuery q;
+  q.where = "g.id BETWEEN ? AND ?";
+  q.params = {st.int64(0), st.int64(1)};
+  return db::explore_scan(c, pos, q, 10).total.games;
+}
+
+struct Checked {
+  std::size_t answered = 0;   // positions the rows answered
+  std::size_t shared = 0;     // of them, reached by more than one game
+  std::size_t from_rows = 0;  // of them, with games counted by their rows, not scanned
+};
+
+// Each position's answer from its rows (where they answer) against the scan's.
+Checked check_against_scan(db::Connection& c, const std::vector<Position>& positions) {
+  Checked n;
+  for (const auto& pos : positions) {
+    auto rows = db::explore_aggregate(c, pos, 10);
+    if (!rows) continue;
+    INFO("position " << pos.fen());
+    auto scan = db::explore_scan(c, pos, {}, 10);
+    check_same(rows->total, scan.total);
+    REQUIRE(rows->moves.size() == scan.moves.size());
+    for (std::size_t i = 0; i < scan.moves.size(); ++i) check_same(rows->moves[i], scan.moves[i]);
+    REQUIRE(rows->top_games.size() == scan.top_games.size());
+    for (std::size_t i = 0; i < scan.top_games.size(); ++i) {
+      CHECK(rows->top_games[i].id == scan.top_games[i].id);
+      CHECK(rows->top_games[i].average_elo == scan.top_games[i].average_elo);
+    }
+    CHECK(db::count_aggregate(c, pos) == scan.total.games);
+    ++n.answered;
+    n.shared += scan.total.games > 1;
+    n.from_rows += counted_by_rows(c, pos) > 0;
+  }
+  return n;
+}
+
+// Imports games [first, last) as `qipu import` does, with popular keys found at `at` entries.
+void import_part(const fs::path& path, const std::vector<game::GameRecord>& games, std::size_t first, std::size_t last,
+                 bool position_index = true, bool finish = true) {
+  auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+  db::ImportOptions o;
+  o.batch_games = 7;  // many runs, merged along the way
+  o.deep_positions_at = 3;
+  o.position_index = position_index;
+  db::Importer imp(*c, o);
+  for (std::size_t i = first; i < last; ++i) imp.add("test", games[i], *db::encode_game(games[i]));
+  if (finish) imp.finish();
+}
+
+// Games that reach a position past the aggregate's depth (18 units off their squares) and
+// repeat it twice more with king moves, each of them as a new game (its Round): the position
+// is counted once a game, at its first occurrence, as the scan counts it.
+std::vector<game::GameRecord> repeating_games(int n) {
+  fs::path pgn = cli_test::temp_dir("deep_positions") / "repeating.pgn";
+  {
+    std::ofstream out(pgn);
+    const char* results[] = {"1-0", "1/2-1/2", "0-1"};
+    for (int i = 0; i < n; ++i)
+      out << "[Event \"Repetitions\"]\n[Round \"" << i + 1 << "\"]\n[White \"A\"]\n[Black \"B\"]\n[WhiteElo \""
+          << 2400 + i << "\"]\n[Result \"" << results[i % 3] << "\"]\n\n"
+          << "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. c3 Nf6 5. d3 d6 6. O-O O-O 7. Re1 a6 8. a4 Ba7 9. h3 h6 "
+             "10. Kh1 Kh8 11. Kg1 Kg8 12. Kh1 Kh8 13. Kg1 Kg8 "
+          << (i % 2 ? "14. Nbd2" : "14. Be3") << " " << results[i % 3] << "\n\n";
+  }
+  return replayed_games({{pgn.string(), std::nullopt}});
+}
+
+std::int64_t popular_keys(db::Connection& c) {
+  return number(c, "SELECT count(*) FROM deep_position WHERE key >= 0 AND first_game > 0");
+}
+
+}  // namespace
+
+TEST_CASE("deep positions: the rows and the games before them give the scan's answer", "[explorer]") {
+  auto games = import_test::world_championships();
+  REQUIRE(games.size() > 900);
+  auto repeating = repeating_games(30);
+  REQUIRE(repeating.size() == 30);
+  REQUIRE(repeating[0].valid());
+  Position repeated = repeating[0].start_position;  // after 9...h6, and 11...Kg8 and 13...Kg8
+  for (std::size_t i = 0; i < 18; ++i) repeated.play(repeating[0].mainline[i].move);
+  REQUIRE_FALSE(db::aggregated(repeated));
+  games.insert(games.begin() + 100, std::make_move_iterator(repeating.begin()),
+               std::make_move_iterator(repeating.end()));
+  fs::path path = import_test::temp_db("deep_positions", "batches");
+  import_part(path, games, 0, 350);
+  import_part(path, games, 350, 600, false);  // without the index: no merges find keys, rows still count
+  import_part(path, games, 600, games.size());
+  import_part(path, games, 200, 700);  // duplicates: not counted twice
+  auto c = db::open_database(path.string(), db::Connection::Mode::ReadOnly);
+  CHECK(number(*c, "SELECT count(*) FROM game") == std::int64_t(games.size()));
+  CHECK(popular_keys(*c) > 100);
+  // Popular keys of aggregated positions (the start, 1.e4, ...) are kept apart, not counted.
+  CHECK(number(*c, "SELECT count(*) FROM deep_position WHERE key >= 0 AND first_game = 0") > 10);
+  CHECK(number(*c, "SELECT coalesce(sum(entries), 0) FROM deep_segment") > 100);
+  auto positions = deep_positions(games);
+  auto n = check_against_scan(*c, positions);
+  CHECK(counted_by_rows(*c, repeated) > 10);
+  CHECK(check_against_scan(*c, {repeated}).answered == 1);
+  CHECK(n.answered > 100);
+  CHECK(n.shared > 50);
+  CHECK(n.from_rows > 50);
+  // Without filters, explore answers them the same way.
+  auto scan = db::explore_scan(*c, positions.front(), {}, 10);
+  CHECK(db::explore(*c, positions.front(), {}, 10).total.games == scan.total.games);
+}
+
+TEST_CASE("deep positions: an import stopped before its last commit, and run again", "[explorer]") {
+  auto games = import_test::world_championships();
+  fs::path path = import_test::temp_db("deep_positions", "stopped");
+  import_part(path, games, 0, 500);
+  import_part(path, games, 500, 800, true, false);  // its last batch rolled back, as a kill leaves it
+  {
+    auto c = db::open_database(path.string(), db::Connection::Mode::ReadOnly);
+    CHECK(number(*c, "SELECT count(*) FROM game") < 800);
+    CHECK(check_against_scan(*c, deep_positions(games)).from_rows > 20);
+  }
+  import_part(path, games, 0, games.size());
+  auto c = db::open_database(path.string(), db::Connection::Mode::ReadOnly);
+  CHECK(number(*c, "SELECT count(*) FROM game") == std::int64_t(games.size()));
+  CHECK(check_against_scan(*c, deep_positions(games)).from_rows > 50);
+}
+
+TEST_CASE("deep positions: games stored by a qipu that did not count them are scanned, then start afresh",
+          "[explorer]") {
+  auto games = import_test::world_championships();
+  fs::path path = import_test::temp_db("deep_positions", "older");
+  import_part(path, games, 0, 600);
+  {
+    // An older qipu keeps the tables as they are while it stores games 600 on.
+    auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+    c->exec(
+        "CREATE TABLE kept_position AS SELECT * FROM deep_position; CREATE TABLE kept_segment AS SELECT * FROM "
+        "deep_segment; CREATE TABLE kept_posting AS SELECT * FROM deep_posting");
+  }
+  import_part(path, games, 600, games.size());
+  {
+    auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+    c->exec(
+        "DELETE FROM deep_position; INSERT INTO deep_position SELECT * FROM kept_position; DELETE FROM deep_segment;"
+        " INSERT INTO deep_segment SELECT * FROM kept_segment; DELETE FROM deep_posting; INSERT INTO deep_posting"
+        " SELECT * FROM kept_posting; DROP TABLE kept_position; DROP TABLE kept_segment; DROP TABLE kept_posting");
+  }
+  auto positions = deep_positions(games);
+  {
+    auto c = db::open_database(path.string(), db::Connection::Mode::ReadOnly);
+    CHECK(number(*c, "SELECT first_game FROM deep_position WHERE key = -1") == 600);
+    CHECK(check_against_scan(*c, positions).from_rows > 20);  // games 601 on scanned
+  }
+  import_part(path, games, 0, 10);  // duplicates only: the mark is behind, so it starts afresh
+  auto c = db::open_database(path.string(), db::Connection::Mode::ReadOnly);
+  CHECK(popular_keys(*c) == 0);
+  CHECK(number(*c, "SELECT count(*) FROM deep_posting") == 0);
+  CHECK(number(*c, "SELECT first_game FROM deep_position WHERE key = -1") == std::int64_t(games.size()));
+  CHECK(check_against_scan(*c, positions).answered == 0);
+}
+
+TEST_CASE("deep positions: rows that claim more games than their range holds are not read", "[explorer]") {
+  auto games = import_test::world_championships();
+  fs::path path = import_test::temp_db("deep_positions", "forged");
+  import_part(path, games, 0, games.size());
+  auto positions = deep_positions(games);
+  std::size_t from_rows = 0;
+  {
+    auto c = db::open_database(path.string(), db::Connection::Mode::ReadOnly);
+    from_rows = check_against_scan(*c, positions).from_rows;
+    REQUIRE(from_rows > 50);
+  }
+  {
+    // Every popular key's range made one game long: its rows count more.
+    auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+    c->exec(
+        "UPDATE deep_position SET first_game = (SELECT first_game FROM deep_position WHERE key = -1)"
+        " WHERE key >= 0 AND first_game > 0");
+  }
+  auto c = db::open_database(path.string(), db::Connection::Mode::ReadOnly);
+  std::size_t still = 0;  // rows counting games, read all the same: at most one, unrated or last
+  for (const auto& pos : positions) {
+    INFO("position " << pos.fen());
+    if (db::explore_aggregate(*c, pos, 10)) {
+      still += counted_by_rows(*c, pos) > 0;
+      continue;
+    }
+    CHECK(db::explore(*c, pos, {}, 10).total.games == db::explore_scan(*c, pos, {}, 10).total.games);
+  }
+  CHECK(still * 4 < from_rows);
+}
+
+}  // namespace test_deep_positions
