@@ -246,4 +246,37 @@ TEST_CASE("deep positions: rows that claim more games than their range holds are
   CHECK(still * 4 < from_rows);
 }
 
+TEST_CASE("deep positions: damaged chunks and another program's tables leave the answers to the scan",
+          "[explorer]") {
+  auto games = import_test::world_championships();
+  games.resize(500);
+  fs::path path = import_test::temp_db("deep_positions", "foreign");
+  import_part(path, games, 0, games.size());
+  auto positions = deep_positions(games);
+  auto same_as_scan = [&] {
+    auto c = db::open_database(path.string(), db::Connection::Mode::ReadOnly);
+    std::size_t answered = 0;
+    for (const auto& pos : positions) {
+      INFO("position " << pos.fen());
+      answered += bool(db::explore_aggregate(*c, pos, 10));
+      CHECK(db::explore(*c, pos, {}, 10).total.games == db::explore_scan(*c, pos, {}, 10).total.games);
+    }
+    return answered;
+  };
+  REQUIRE(same_as_scan() > 50);
+  {
+    auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+    c->exec("UPDATE deep_posting SET data = x'ffffffff'");
+  }
+  CHECK(same_as_scan() < 50);  // the keys whose rows count no game still answer
+  {
+    auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+    c->exec("DROP TABLE deep_position; CREATE TABLE deep_position (x TEXT); INSERT INTO deep_position VALUES ('a')");
+  }
+  CHECK(same_as_scan() == 0);
+  import_part(path, games, 0, 10);  // leaves the table as it is
+  auto c = db::open_database(path.string(), db::Connection::Mode::ReadOnly);
+  CHECK(number(*c, "SELECT count(*) FROM deep_position WHERE x = 'a'") == 1);
+}
+
 }  // namespace test_deep_positions

@@ -5,16 +5,13 @@
 #include <algorithm>
 
 #include "qipu/db/codec.hpp"
+#include "kept_totals.hpp"
 
 namespace qipu::db {
 
 namespace {
 
 constexpr std::int64_t MarkKey = -1;  // index keys are 48 bits: never negative
-
-bool has_deep_tables(Connection& db) {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'deep_position'").step();
-}
 
 std::optional<std::int64_t> deep_first_game(Connection& db, std::int64_t key) {
   auto st = db.prepare("SELECT first_game FROM deep_position WHERE key = ?");
@@ -29,8 +26,14 @@ bool listed(const AggregatePositions& list, Key k) {
 
 }  // namespace
 
+bool deep_tables_ours(Connection& db) {
+  return kept::has_columns(db, "deep_position", {"key", "first_game"}) &&
+         kept::has_columns(db, "deep_segment", {"id", "entries"}) &&
+         kept::has_columns(db, "deep_posting", {"segment", "first_key", "last_key", "data"});
+}
+
 std::optional<IdRange> deep_range(Connection& db, Key key) {
-  if (!has_deep_tables(db)) return std::nullopt;
+  if (!deep_tables_ours(db)) return std::nullopt;
   auto first = deep_first_game(db, std::int64_t(index_key(key)));
   auto mark = deep_first_game(db, MarkKey);
   // First 0: an aggregated position's key, whose rows stopped counting when that was seen.
@@ -55,7 +58,7 @@ void DeepPositions::add_game(std::int64_t id, const EncodedGame& enc, const Game
   last_ = id;
   if (popular_.empty()) return;
   game_.clear();
-  bool unpacked = false;
+  plies_.clear();
   const auto& keys = enc.keys;  // keys[p]: the position before ply p; the last, the final one
   for (std::size_t p = 0; p < keys.size(); ++p) {
     std::uint64_t k = index_key(keys[p]);
@@ -67,16 +70,17 @@ void DeepPositions::add_game(std::int64_t id, const EncodedGame& enc, const Game
       continue;
     }
     if (listed(game_, keys[p])) continue;  // a repetition: counted at its first occurrence
-    std::uint8_t symbol = EndSymbol;
-    if (p + 1 < keys.size()) {
-      if (!unpacked) unpack_symbols(enc.moves, symbols_, keys.size() - 1);
-      unpacked = true;
-      if (p >= symbols_.size()) throw DbError("game " + std::to_string(id) + ": its moves do not decode");
-      symbol = std::uint8_t(symbols_[p]);
-    }
-    game_.emplace_back(keys[p], symbol);
+    game_.emplace_back(keys[p], EndSymbol);
+    plies_.push_back(p);
   }
-  if (!game_.empty()) rows_.add(id, game_, outcome);
+  if (game_.empty()) return;
+  // The moves played from them, decoded as far as the last: popular positions come early.
+  std::size_t moves = std::min(plies_.back() + 1, keys.size() - 1);
+  if (!unpack_symbols(enc.moves, symbols_, moves) || symbols_.size() < moves)
+    throw DbError("game " + std::to_string(id) + ": its moves do not decode");
+  for (std::size_t i = 0; i < game_.size(); ++i)
+    if (plies_[i] < moves) game_[i].second = std::uint8_t(symbols_[plies_[i]]);
+  rows_.add(id, game_, outcome);
 }
 
 void DeepPositions::flush(Connection& db, const std::vector<std::uint64_t>& popular) {

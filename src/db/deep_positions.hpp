@@ -26,6 +26,10 @@
 
 namespace qipu::db {
 
+// Whether the tables are ours (another program may own tables of those names): else import
+// leaves them as they are, and the explorer scans.
+bool deep_tables_ours(Connection& db);
+
 // The games a deep position's rows count, or nothing when its rows cannot answer (not a
 // popular key, another program's tables, or a key found to be an aggregated position's).
 std::optional<IdRange> deep_range(Connection& db, Key key);
@@ -58,7 +62,8 @@ class DeepPositions {
   std::vector<std::uint64_t> newly_aggregated_;   // since the last flush
   std::vector<std::uint64_t> filter_ = std::vector<std::uint64_t>(FilterBits / 64);  // a bit a key of popular_
   ExploreWriter rows_{ExploreRows::deep};
-  AggregatePositions game_;  // one game's deep positions of popular keys
+  AggregatePositions game_;         // one game's deep positions of popular keys
+  std::vector<std::size_t> plies_;  // and their plies
   std::string symbols_;
   std::int64_t last_ = 0;  // the last game added
   std::uint64_t popular_at_ = 0;

@@ -186,22 +186,27 @@ bool plausible(const std::array<AggEntry, 256>& by_move, IdRange counted) {
   return games == 0 || (counted.last >= counted.first && games <= std::uint64_t(counted.last - counted.first + 1));
 }
 
-// A deep position's rows, and the games they do not count, scanned; false when they cannot
-// answer.
-bool add_deep_rows(Connection& db, const Position& pos, std::array<AggEntry, 256>& by_move) {
+// A deep position's rows, and the games they do not count, scanned (adding to `replayed` the
+// games without index entries replayed); false when they cannot answer: the scan then does,
+// as before there were rows (a damaged chunk too, where the aggregate's is an error).
+bool add_deep_rows(Connection& db, const Position& pos, std::array<AggEntry, 256>& by_move, std::uint64_t& replayed) {
   auto counted = deep_range(db, pos.key());
   if (!counted || !has_aggregate(db)) return false;
-  add_rows(db, DeepTables, pos.key(), by_move);
+  try {
+    add_rows(db, DeepTables, pos.key(), by_move);
+  } catch (const DbError&) {  // a chunk that does not decode: the scan answers
+    return false;
+  }
   if (!plausible(by_move, *counted)) return false;
-  for_each_game_at(db, pos, *counted, [&](std::int64_t id, std::uint8_t symbol, const GameOutcome& o) {
+  replayed += for_each_game_at(db, pos, *counted, [&](std::int64_t id, std::uint8_t symbol, const GameOutcome& o) {
     count(by_move[symbol], game_of(id, o));
   });
   return true;
 }
 
 // The rows that answer for a position, by move symbol; false when none can.
-bool read_rows(Connection& db, const Position& pos, std::array<AggEntry, 256>& by_move) {
-  if (!aggregated(pos)) return add_deep_rows(db, pos, by_move);
+bool read_rows(Connection& db, const Position& pos, std::array<AggEntry, 256>& by_move, std::uint64_t& replayed) {
+  if (!aggregated(pos)) return add_deep_rows(db, pos, by_move, replayed);
   if (!has_aggregate(db)) return false;
   add_rows(db, AggTables, pos.key(), by_move);
   return true;
@@ -298,8 +303,8 @@ void build_aggregate(Connection& db) {
 std::optional<Exploration> explore_aggregate(Connection& db, const Position& pos, std::size_t top) {
   if (top > TopKept) return std::nullopt;
   std::array<AggEntry, 256> by_move{};
-  if (!read_rows(db, pos, by_move)) return std::nullopt;
   Exploration ex;
+  if (!read_rows(db, pos, by_move, ex.replayed)) return std::nullopt;
   AggEntry total;
   for (int code = 0; code < 256; ++code) {
     const AggEntry& e = by_move[std::size_t(code)];
@@ -321,7 +326,8 @@ std::optional<Exploration> explore_aggregate(Connection& db, const Position& pos
 
 std::optional<std::uint64_t> count_aggregate(Connection& db, const Position& pos) {
   std::array<AggEntry, 256> by_move{};
-  if (!read_rows(db, pos, by_move)) return std::nullopt;
+  std::uint64_t replayed = 0;
+  if (!read_rows(db, pos, by_move, replayed)) return std::nullopt;
   std::uint64_t n = 0;
   for (const auto& e : by_move) n += e.games;
   return n;

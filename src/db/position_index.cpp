@@ -29,6 +29,17 @@ struct BatchCodec {
 
 constexpr runs::Tables IndexTables{"segment", "posting", "segment_merge"};
 
+// The keys with at least `at` entries of sorted entries.
+void add_popular(const std::vector<PositionIndexWriter::Packed>& entries, std::uint64_t at,
+                 std::vector<std::uint64_t>& out) {
+  for (std::size_t i = 0; i < entries.size();) {
+    std::size_t j = i + 1;
+    while (j < entries.size() && entries[j].key == entries[i].key) ++j;
+    if (j - i >= at) out.push_back(entries[i].key);
+    i = j;
+  }
+}
+
 }  // namespace
 
 void PositionIndexWriter::add_game(const std::vector<Key>& keys, std::int64_t game) {
@@ -42,7 +53,7 @@ void PositionIndexWriter::add_game(const std::vector<Key>& keys, std::int64_t ga
     entries_.push_back({index_key(keys[ply]), offset, std::uint32_t(ply)});
 }
 
-void PositionIndexWriter::flush(Connection& db) {
+void PositionIndexWriter::flush(Connection& db, std::uint64_t popular_at, std::vector<std::uint64_t>* popular) {
   if (entries_.empty()) return;
   // Games were added in id order and plies in order: sorted by key, then game, then ply.
   runs::sort_by_key(
@@ -50,6 +61,7 @@ void PositionIndexWriter::flush(Connection& db) {
       [](const Packed& a, const Packed& b) {
         return a.key != b.key ? a.key < b.key : a.game != b.game ? a.game < b.game : a.ply < b.ply;
       });
+  if (popular) add_popular(entries_, popular_at, *popular);
   runs::Writer<BatchCodec> w(db, IndexTables, BatchCodec{base_});
   w.add(entries_.data(), entries_.data() + entries_.size());
   w.finish();

@@ -25,8 +25,9 @@ class PositionIndexWriter {
  public:
   // Every mainline position of a game (keys[ply]); games in increasing id order.
   void add_game(const std::vector<Key>& keys, std::int64_t game);
-  // Writes the collected entries as a new segment (inside the caller's transaction).
-  void flush(Connection& db);
+  // Writes the collected entries as a new segment (inside the caller's transaction). With
+  // `popular`, adds to it the keys with at least `popular_at` entries among them.
+  void flush(Connection& db, std::uint64_t popular_at = 0, std::vector<std::uint64_t>* popular = nullptr);
   [[nodiscard]] std::size_t pending() const { return entries_.size(); }
 
   struct Entry {

@@ -196,7 +196,7 @@ class Importer {
   std::int64_t intern(NameIds& cache, Statement& insert, std::string_view name);
   std::int64_t intern_opening(const std::string& name, const std::string& variation);
   RosterRow roster_row(const game::GameRecord& rec, const RosterTags& roster);
-  void flush_index();
+  void flush_index(std::vector<std::uint64_t>* popular);
   void flush();
   void next_game();
   void commit_batch();
