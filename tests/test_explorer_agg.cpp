@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_util.hpp"
+#include "explore_util.hpp"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -74,17 +75,6 @@ std::vector<Position> aggregated_positions(const std::vector<game::GameRecord>& 
   return out;
 }
 
-void check_same(const db::MoveStats& a, const db::MoveStats& s) {
-  CHECK(a.move == s.move);
-  CHECK(a.games == s.games);
-  CHECK(a.white_wins == s.white_wins);
-  CHECK(a.draws == s.draws);
-  CHECK(a.black_wins == s.black_wins);
-  CHECK(a.elo_games == s.elo_games);
-  CHECK(a.elo_sum == s.elo_sum);
-  CHECK(a.last_year == s.last_year);
-}
-
 // The aggregate's answer against the scan's on each position; returns how many positions
 // more than one game reaches (so that a test knows it compared sums, not single games).
 std::size_t check_against_scan(db::Connection& c, const std::vector<Position>& positions) {
@@ -93,17 +83,7 @@ std::size_t check_against_scan(db::Connection& c, const std::vector<Position>& p
     INFO("position " << pos.fen());
     auto agg = db::explore_aggregate(c, pos, 10);
     REQUIRE(agg);
-    auto scan = db::explore_scan(c, pos, {}, 10);
-    check_same(agg->total, scan.total);
-    REQUIRE(agg->moves.size() == scan.moves.size());
-    for (std::size_t i = 0; i < scan.moves.size(); ++i) check_same(agg->moves[i], scan.moves[i]);
-    REQUIRE(agg->top_games.size() == scan.top_games.size());
-    for (std::size_t i = 0; i < scan.top_games.size(); ++i) {
-      CHECK(agg->top_games[i].id == scan.top_games[i].id);
-      CHECK(agg->top_games[i].average_elo == scan.top_games[i].average_elo);
-    }
-    CHECK(db::count_aggregate(c, pos) == scan.total.games);
-    shared += scan.total.games > 1;
+    shared += explore_test::check_against_scan(c, pos, *agg) > 1;
   }
   return shared;
 }
