@@ -70,26 +70,19 @@ struct AggCodec {
 
   static const Entry* encode(const Entry* begin, const Entry* end, std::string& out) {
     // A row at most: the key delta, the move, 8 counts and 2 values per top game.
-    out.resize(runs::ChunkBytes + (9 + 2 * TopKept) * MaxVarint + 1);
-    char* p = out.data();
-    std::uint64_t prev = begin->key;
-    const Entry* e = begin;
-    for (; e != end; ++e) {
-      char* q = put_varint(p, e->key - prev);
-      *q++ = char(e->move);
-      for (std::uint64_t v : {e->games, e->white_wins, e->draws, e->black_wins, e->elo_games, e->elo2_sum,
-                              std::uint64_t(e->last_year), std::uint64_t(e->ntop)})
+    constexpr std::size_t RowBytes = (9 + 2 * TopKept) * MaxVarint + 1;
+    return runs::encode_chunk(begin, end, out, RowBytes, [](const Entry& e, const Entry* prev, char* q) {
+      q = put_varint(q, e.key - (prev ? prev->key : e.key));
+      *q++ = char(e.move);
+      for (std::uint64_t v : {e.games, e.white_wins, e.draws, e.black_wins, e.elo_games, e.elo2_sum,
+                              std::uint64_t(e.last_year), std::uint64_t(e.ntop)})
         q = put_varint(q, v);
-      for (std::size_t i = 0; i < e->ntop; ++i) {
-        q = put_varint(q, std::uint64_t(e->top[i].game));
-        q = put_varint(q, std::uint64_t(e->top[i].elo2));
+      for (std::size_t i = 0; i < e.ntop; ++i) {
+        q = put_varint(q, std::uint64_t(e.top[i].game));
+        q = put_varint(q, std::uint64_t(e.top[i].elo2));
       }
-      if (std::size_t(q - out.data()) > runs::ChunkBytes && e != begin) break;
-      p = q;
-      prev = e->key;
-    }
-    out.resize(std::size_t(p - out.data()));
-    return e;
+      return q;
+    });
   }
 
   template <class F>

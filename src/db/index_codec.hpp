@@ -17,25 +17,13 @@ namespace qipu::db {
 // is an offset from `base`.
 template <class E>
 const E* encode_entries(const E* begin, const E* end, std::string& out, std::int64_t base) {
-  out.resize(runs::ChunkBytes + 3 * MaxVarint);
-  char* p = out.data();
-  std::uint64_t prev_key = begin->key;
-  std::int64_t prev_game = -1;
-  const E* e = begin;
-  for (; e != end; ++e) {
-    std::uint64_t delta = e->key - prev_key;
-    std::int64_t game = base + std::int64_t(e->game);
-    char* q = put_varint(p, delta);
-    bool same_key = delta == 0 && prev_game >= 0;
-    q = put_varint(q, std::uint64_t(same_key ? game - prev_game : game));
-    q = put_varint(q, std::uint64_t(e->ply));
-    if (std::size_t(q - out.data()) > runs::ChunkBytes && e != begin) break;
-    p = q;
-    prev_key = e->key;
-    prev_game = game;
-  }
-  out.resize(std::size_t(p - out.data()));
-  return e;
+  return runs::encode_chunk(begin, end, out, 3 * MaxVarint, [base](const E& e, const E* prev, char* q) {
+    std::int64_t game = base + std::int64_t(e.game);
+    bool same_key = prev && e.key == prev->key;
+    q = put_varint(q, prev ? e.key - prev->key : 0);
+    q = put_varint(q, std::uint64_t(same_key ? game - (base + std::int64_t(prev->game)) : game));
+    return put_varint(q, std::uint64_t(e.ply));
+  });
 }
 
 struct IndexCodec {

@@ -70,21 +70,13 @@ struct TotalCodec {
   }
   static const Entry* encode(const Entry* begin, const Entry* end, std::string& out) {
     constexpr std::size_t Fields = 9;
-    out.resize(runs::ChunkBytes + Fields * MaxVarint);
-    char* p = out.data();
-    std::int64_t prev = begin->player;
-    const Entry* e = begin;
-    for (; e != end; ++e) {
-      const PlayerTotal& t = e->total;
-      char* q = put_varint(p, std::uint64_t(e->player - prev));
+    return runs::encode_chunk(begin, end, out, Fields * MaxVarint, [](const Entry& e, const Entry* prev, char* q) {
+      const PlayerTotal& t = e.total;
+      q = put_varint(q, std::uint64_t(e.player - (prev ? prev->player : e.player)));
       for (auto n : {t.games, t.wins, t.draws, t.losses}) q = put_varint(q, std::uint64_t(n));
       for (auto v : {t.min_elo, t.max_elo, t.first_date, t.last_date}) q = put_varint(q, optional_field(v));
-      if (std::size_t(q - out.data()) > runs::ChunkBytes && e != begin) break;
-      p = q;
-      prev = e->player;
-    }
-    out.resize(std::size_t(p - out.data()));
-    return e;
+      return q;
+    });
   }
   template <class F>
   static bool decode(std::int64_t first_key, std::string_view data, F&& f) {

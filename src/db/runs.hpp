@@ -48,6 +48,24 @@ namespace qipu::db::runs {
 // bytes, had left a quarter of the pages empty (2026-12-01).
 constexpr std::size_t ChunkBytes = 4000;
 
+// A codec's encode, the entries' own layout left to `put`: entries from `begin` on, until the
+// chunk holds more than ChunkBytes (one entry at least). put(entry, previous entry or nullptr
+// for the chunk's first, at) writes the entry at `at`, in at most `entry_bytes`, and returns
+// where it ends. Returns the first entry left out.
+template <class E, class Put>
+const E* encode_chunk(const E* begin, const E* end, std::string& out, std::size_t entry_bytes, Put&& put) {
+  out.resize(ChunkBytes + entry_bytes);
+  char* p = out.data();
+  const E* e = begin;
+  for (; e != end; ++e) {
+    char* q = put(*e, e == begin ? nullptr : e - 1, p);
+    if (std::size_t(q - out.data()) > ChunkBytes && e != begin) break;
+    p = q;
+  }
+  out.resize(std::size_t(p - out.data()));
+  return e;
+}
+
 struct Tables {
   const char* segment;  // id, entries
   const char* posting;  // id, segment, first_key, last_key, data
