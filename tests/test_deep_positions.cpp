@@ -6,6 +6,7 @@
 // whose rows claim more games than they can.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 
@@ -15,6 +16,7 @@
 #include "qipu/db/explore.hpp"
 #include "qipu/db/search.hpp"
 #include "qipu/db/store.hpp"
+#include "qipu/game/criteria.hpp"
 
 // One namespace a file: the test files compile several to a unit (CMakeLists.txt).
 namespace test_deep_positions {
@@ -83,7 +85,7 @@ void import_part(const fs::path& path, const std::vector<game::GameRecord>& game
   auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
   db::ImportOptions o;
   o.batch_games = 7;  // many runs, merged along the way
-  o.deep_positions_at = 3;
+  o.deep_positions = {UINT64_MAX, 2};
   o.position_index = position_index;
   db::Importer imp(*c, o);
   for (std::size_t i = first; i < last; ++i) imp.add("test", games[i], *db::encode_game(games[i]));
@@ -112,7 +114,68 @@ std::int64_t popular_keys(db::Connection& c) {
   return number(c, "SELECT count(*) FROM deep_position WHERE key >= 0 AND first_game > 0");
 }
 
+// The keys holding at least `at` of the counted entries, sorted.
+std::vector<std::uint64_t> keys_from(const std::map<std::uint64_t, std::uint64_t>& entries, std::uint64_t at) {
+  std::vector<std::uint64_t> out;
+  for (const auto& [key, n] : entries)
+    if (n >= at) out.push_back(key);
+  return out;
+}
+
+std::vector<std::uint64_t> sorted(std::vector<std::uint64_t> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
 }  // namespace
+
+TEST_CASE("deep positions: a key is popular in a run or a merge holding one in `per` of its entries, and `min`",
+          "[explorer]") {
+  auto games = import_test::world_championships();
+  REQUIRE(games.size() > 200);
+  fs::path path = import_test::temp_db("deep_positions", "popularity");
+  auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+  const db::Popularity by_share{200, 3}, by_min{UINT64_MAX, 12};
+  db::PositionIndexWriter w;
+  std::map<std::uint64_t, std::uint64_t> all;  // entries of each key, counted from the games' keys
+  std::uint64_t total = 0;
+  for (std::size_t b = 0; b < db::MergeFanout; ++b) {
+    std::map<std::uint64_t, std::uint64_t> batch;
+    std::uint64_t n = 0;
+    for (std::size_t g = b * 25; g < (b + 1) * 25; ++g) {
+      auto keys = game::position_keys(games[g]);
+      w.add_game(keys, std::int64_t(g) + 1);
+      for (Key k : keys) ++batch[db::index_key(k)], ++all[db::index_key(k)];
+      n += keys.size();
+    }
+    total += n;
+    // Batches of 25 games: one in 200 of some 2,000 entries is about 10 of them; alternately
+    // the least count, 12, decides.
+    const auto& rule = b % 2 ? by_min : by_share;
+    std::uint64_t at = b % 2 ? 12 : n / 200;
+    REQUIRE(at > 3);
+    std::vector<std::uint64_t> found;
+    c->exec("BEGIN");
+    w.flush(*c, rule, &found);
+    INFO("batch " << b);
+    CHECK(sorted(found) == keys_from(batch, at));
+    CHECK_FALSE(found.empty());
+    if (b + 1 < db::MergeFanout) {
+      c->exec("COMMIT");
+      continue;
+    }
+    // The eighth run of level 0: the eight are merged into one, and the merge's whole size
+    // sets the count (some 16,000 entries: about 80).
+    std::vector<std::uint64_t> merged;
+    db::merge_position_index(*c, n, by_share, &merged);
+    c->exec("COMMIT");
+    CHECK(number(*c, "SELECT count(*) FROM segment") == 1);
+    auto expected = keys_from(all, total / 200);
+    CHECK(sorted(merged) == expected);
+    CHECK_FALSE(expected.empty());
+    CHECK(keys_from(all, 12).size() > expected.size());  // the share, not the least count, decided
+  }
+}
 
 TEST_CASE("deep positions: the rows and the games before them give the scan's answer", "[explorer]") {
   auto games = import_test::world_championships();

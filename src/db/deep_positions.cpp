@@ -41,8 +41,7 @@ std::optional<IdRange> deep_range(Connection& db, Key key) {
   return IdRange{*first, *mark};
 }
 
-void DeepPositions::load(Connection& db, std::int64_t last_game, std::uint64_t popular_at) {
-  popular_at_ = popular_at;
+void DeepPositions::load(Connection& db, std::int64_t last_game) {
   last_ = last_game;
   if (deep_first_game(db, MarkKey) != last_game) {
     db.exec("DELETE FROM deep_position; DELETE FROM deep_posting; DELETE FROM deep_segment");

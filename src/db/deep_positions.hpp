@@ -2,15 +2,15 @@
 // reach, such as 10.d4 Nbd7 of the Breyer Ruy Lopez. The scan answers a position for about
 // 5 µs a game at 10 M games: 180 ms for one that 38,000 games reach (bench_import.md).
 //
-// Which positions is found while importing: a merge of the position index that writes at
-// least ImportOptions::deep_positions_at entries of one key makes that key popular, and
-// every game imported after that which reaches a position of that key (past the aggregate's
-// depth) is counted in rows of the aggregate's form (tables deep_segment, deep_posting).
+// Which positions is found while importing: a batch's run or a merge of the position index
+// in which a key is popular (ImportOptions::deep_positions: about one game in 4,000) makes
+// that key popular, and every game imported after that which reaches a position of that key
+// (past the aggregate's depth) is counted in rows of the aggregate's form (tables deep_segment, deep_posting).
 // Each key's row in deep_position says the first game they count; the row of key -1 (the
 // mark) the last. The explorer answers such a position from its rows plus a scan of the
-// games outside that range: those before it, a few hundred as the merges find popular keys
-// early; and any stored past the mark by a qipu that did not count them, until the next
-// import, which then starts afresh.
+// games outside that range: those before it, about a hundred for a position one game in
+// 2,000 reaches, found by the first merge of 160,000 games; and any stored past the mark by a qipu that did not count
+// them, until the next import, which then starts afresh.
 #pragma once
 
 #include <cstdint>
@@ -45,8 +45,7 @@ class DeepPositions {
  public:
   // Reads the popular keys, or starts afresh (no keys, no rows) when the mark is not
   // `last_game`, the largest game id: games stored since by a qipu that did not count them.
-  void load(Connection& db, std::int64_t last_game, std::uint64_t popular_at);
-  [[nodiscard]] std::uint64_t popular_at() const { return popular_at_; }
+  void load(Connection& db, std::int64_t last_game);
   void add_game(std::int64_t id, const EncodedGame& enc, const GameOutcome& outcome);
   // Writes the rows of the games added and the mark, and counts the `popular` keys (from the
   // position index's merges) from the next game on.
@@ -66,7 +65,6 @@ class DeepPositions {
   std::vector<std::size_t> plies_;  // and their plies
   std::string symbols_;
   std::int64_t last_ = 0;  // the last game added
-  std::uint64_t popular_at_ = 0;
 };
 
 }  // namespace qipu::db

@@ -53,7 +53,7 @@ void PositionIndexWriter::add_game(const std::vector<Key>& keys, std::int64_t ga
     entries_.push_back({index_key(keys[ply]), offset, std::uint32_t(ply)});
 }
 
-void PositionIndexWriter::flush(Connection& db, std::uint64_t popular_at, std::vector<std::uint64_t>* popular) {
+void PositionIndexWriter::flush(Connection& db, Popularity rule, std::vector<std::uint64_t>* popular) {
   if (entries_.empty()) return;
   // Games were added in id order and plies in order: sorted by key, then game, then ply.
   runs::sort_by_key(
@@ -61,7 +61,7 @@ void PositionIndexWriter::flush(Connection& db, std::uint64_t popular_at, std::v
       [](const Packed& a, const Packed& b) {
         return a.key != b.key ? a.key < b.key : a.game != b.game ? a.game < b.game : a.ply < b.ply;
       });
-  if (popular) add_popular(entries_, popular_at, *popular);
+  if (popular) add_popular(entries_, rule.at(entries_.size()), *popular);
   runs::Writer<BatchCodec> w(db, IndexTables, BatchCodec{base_});
   w.add(entries_.data(), entries_.data() + entries_.size());
   w.finish();
@@ -88,9 +88,8 @@ std::size_t small_runs(const std::vector<std::uint64_t>& sizes, std::uint64_t ba
   return n;
 }
 
-void merge_position_index(Connection& db, std::uint64_t added, std::uint64_t popular_at,
-                          std::vector<std::uint64_t>* popular) {
-  runs::PopularKeys found{popular_at, {}};
+void merge_position_index(Connection& db, std::uint64_t added, Popularity rule, std::vector<std::uint64_t>* popular) {
+  runs::PopularKeys found{rule, {}};
   // A quarter more than the batch's own: a merge ends a little before the next of its level
   // is due (after as many entries again as it merges), so that one rarely waits for another.
   runs::merge_by_size<IndexCodec>(db, IndexTables, IndexRunBase, std::max(added + added / 4, IndexRunBase),

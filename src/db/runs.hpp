@@ -304,10 +304,10 @@ struct RunBuffer {
 // workers, which wait for that thread, had half of their time idle (bench_import.md,
 // 2026-12-02). Chunks are given in the order of their first keys, so that a run the merge
 // waits for is never behind chunks that wait for room.
-// Keys with at least `at` entries in a merge's output (in sql_key order, found while
-// merging; a merge done in parts ends its parts between keys, so none is counted in two).
+// The keys popular in a merge's output by `rule` (in sql_key order, found while merging; a
+// merge done in parts ends its parts between keys, so none is counted in two).
 struct PopularKeys {
-  std::uint64_t at = 0;
+  Popularity rule;
   std::vector<std::int64_t> keys;
 };
 
@@ -318,10 +318,16 @@ class ParallelMerge {
   using Chunk = std::tuple<std::int64_t, std::int64_t, std::string, std::size_t>;  // first, last, data, n
   // Merges the entries from sql_key `from` on; stops once `budget` entries are cut and a
   // key ends (boundary() then says where).
-  // With `popular`, keys with at least popular->at entries are added to it (read it once
-  // take has returned false).
-  ParallelMerge(std::size_t runs, std::int64_t from, std::uint64_t budget, PopularKeys* popular = nullptr)
-      : runs_(runs), from_(from), budget_(budget), popular_(popular), thread_([this] { run(); }) {}
+  // With `popular`, the keys popular in a merge of `merged` entries in all (its parts
+  // together) are added to it (read it once take has returned false).
+  ParallelMerge(std::size_t runs, std::int64_t from, std::uint64_t budget, PopularKeys* popular = nullptr,
+                std::uint64_t merged = 0)
+      : runs_(runs),
+        from_(from),
+        budget_(budget),
+        popular_(popular),
+        popular_at_(popular ? popular->rule.at(merged) : UINT64_MAX),
+        thread_([this] { run(); }) {}
   ~ParallelMerge() {
     {
       std::lock_guard lock(mu_);
@@ -471,7 +477,7 @@ class ParallelMerge {
     counted_ = 1;
   }
   void count_end() {
-    if (popular_ && counted_ >= popular_->at) popular_->keys.push_back(counted_key_);
+    if (popular_ && counted_ >= popular_at_) popular_->keys.push_back(counted_key_);
     counted_ = 0;
   }
 
@@ -479,6 +485,7 @@ class ParallelMerge {
   const std::int64_t from_;
   const std::uint64_t budget_;
   PopularKeys* const popular_;
+  const std::uint64_t popular_at_;
   std::int64_t counted_key_ = 0;
   std::uint64_t counted_ = 0;
   std::optional<std::int64_t> boundary_;  // written by the merge thread before done_
@@ -499,7 +506,7 @@ class ParallelMerge {
 template <class Codec>
 std::optional<std::int64_t> merge_into(Connection& db, Tables t, const std::vector<std::int64_t>& ids,
                                        Writer<Codec>& out, std::int64_t from, std::uint64_t budget,
-                                       PopularKeys* popular = nullptr) {
+                                       PopularKeys* popular = nullptr, std::uint64_t merged = 0) {
   const std::size_t n = ids.size();
   std::vector<Statement> reads;
   for (auto id : ids) {
@@ -507,7 +514,7 @@ std::optional<std::int64_t> merge_into(Connection& db, Tables t, const std::vect
                                " WHERE segment = ? AND last_key >= ? ORDER BY last_key, id"));
     reads.back().bind(1, id).bind(2, from);
   }
-  ParallelMerge<Codec> merge(n, from, budget, popular);
+  ParallelMerge<Codec> merge(n, from, budget, popular, merged);
   std::vector<typename ParallelMerge<Codec>::Chunk> cut;
   auto insert = [&](bool wait) {
     bool more = merge.take(cut, wait);
@@ -547,8 +554,10 @@ inline void delete_runs(Connection& db, Tables t, const std::vector<std::int64_t
 template <class Codec>
 void merge_newest(Connection& db, Tables t, const Runs& r, std::size_t n, PopularKeys* popular = nullptr) {
   std::vector<std::int64_t> ids(r.ids.end() - std::ptrdiff_t(n), r.ids.end());
+  std::uint64_t merged = 0;
+  for (std::size_t i = r.sizes.size() - n; i < r.sizes.size(); ++i) merged += r.sizes[i];
   Writer<Codec> out(db, t);
-  merge_into(db, t, ids, out, WholeRun, UINT64_MAX, popular);
+  merge_into(db, t, ids, out, WholeRun, UINT64_MAX, popular, merged);
   out.finish();
   delete_runs(db, t, ids);
 }
@@ -594,8 +603,12 @@ void advance(Connection& db, Tables t, const Merge& m, std::uint64_t budget, Pop
   auto st = db.prepare(std::string("SELECT id FROM ") + t.segment + " WHERE id >= ? AND id < ? ORDER BY id");
   st.bind(1, m.first_source).bind(2, m.target);
   while (st.step()) ids.push_back(st.int64(0));
+  // The target's entries column says the merge's whole size (start_merge).
+  auto size = db.prepare(std::string("SELECT entries FROM ") + t.segment + " WHERE id = ?");
+  size.bind(1, m.target);
+  std::uint64_t merged = size.step() ? std::uint64_t(std::max<std::int64_t>(size.int64(0), 0)) : 0;
   Writer<Codec> out(db, t, m.target);
-  auto boundary = merge_into(db, t, ids, out, m.boundary, budget, popular);
+  auto boundary = merge_into(db, t, ids, out, m.boundary, budget, popular, merged);
   out.finish();
   std::int64_t written = std::int64_t(m.written + out.count());
   if (!boundary) {

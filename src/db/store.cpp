@@ -630,7 +630,7 @@ Importer::Importer(Connection& db, ImportOptions options) : db_(db), opt_(option
   if (!opt_.allow_duplicates && existing_ != 0) load_hashes();
   if (aggregate_ && deep_tables_ours(db_)) {
     deep_ = std::make_unique<DeepPositions>();
-    deep_->load(db_, existing_, opt_.deep_positions_at);
+    deep_->load(db_, existing_);
   }
 }
 
@@ -954,12 +954,10 @@ bool reject_encoding_column(Connection& db) {
   return db.prepare("SELECT 1 FROM pragma_table_info('reject') WHERE name = 'encoding'").step();
 }
 
-// The batch's position index entries, or the range of its games that have none. Keys with
-// popular_at / MergeFanout entries of the batch go to `popular`: a merge of eight such runs
-// would write popular_at of them, and the deep positions start counting a run earlier.
+// The batch's position index entries, or the range of its games that have none. The keys
+// popular among them go to `popular`.
 void Importer::flush_index(std::vector<std::uint64_t>* popular) {
-  if (opt_.position_index)
-    return index_.flush(db_, std::max<std::uint64_t>(popular ? deep_->popular_at() / MergeFanout : 0, 2), popular);
+  if (opt_.position_index) return index_.flush(db_, opt_.deep_positions, popular);
   if (unindexed_.first == 0) return;
   st_->add_unindexed.bind(1, unindexed_.first).bind(2, unindexed_.last).run();
   unindexed_ = {};
@@ -970,12 +968,12 @@ void Importer::flush() {
   std::size_t added = index_.pending();
   // The keys the deep positions count from the next game on.
   std::vector<std::uint64_t> popular;
-  std::uint64_t popular_at = deep_ ? deep_->popular_at() : 0;
-  flush_index(popular_at ? &popular : nullptr);
+  auto* found = deep_ && opt_.deep_positions.per ? &popular : nullptr;
+  flush_index(found);
   // Runs are merged by size only, as after each batch: merging the import's level-0 runs
   // into one at its end rewrote its whole index and aggregate (up to 16 M entries) in every
   // import, half of the CPU of one into an empty database (bench_import.md, 2026-12-01).
-  if (opt_.position_index) merge_position_index(db_, added, popular_at, popular_at ? &popular : nullptr);
+  if (opt_.position_index) merge_position_index(db_, added, opt_.deep_positions, found);
   explore_.flush(db_);
   if (deep_) deep_->flush(db_, popular);
   player_index_.flush(db_);

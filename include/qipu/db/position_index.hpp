@@ -4,6 +4,7 @@
 // Keys are stored as their top 48 bits: callers verify matches by replaying the game.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -20,14 +21,26 @@ struct PositionHit {
 
 constexpr std::uint64_t index_key(Key k) { return k >> 16; }
 
+// Which index keys are popular (the explorer's deep positions, src/db/deep_positions.hpp):
+// those holding at least one in `per` of the entries a batch's run or a merge writes, and at
+// least `min` of them. A share rather than a count, so that a key is found by the first run
+// or merge large enough to tell: a count fit for the merges of 1.28 M games found keys shared
+// by 0.06 % of the games only there, while a batch of 200,000 games took noise for them.
+struct Popularity {
+  std::uint64_t per = 0, min = 0;  // per 0: no key is popular
+  [[nodiscard]] std::uint64_t at(std::uint64_t entries) const {
+    return per == 0 ? UINT64_MAX : std::max(min, entries / per);
+  }
+};
+
 // Collects the entries of one transaction and writes them as one segment.
 class PositionIndexWriter {
  public:
   // Every mainline position of a game (keys[ply]); games in increasing id order.
   void add_game(const std::vector<Key>& keys, std::int64_t game);
   // Writes the collected entries as a new segment (inside the caller's transaction). With
-  // `popular`, adds to it the keys with at least `popular_at` entries among them.
-  void flush(Connection& db, std::uint64_t popular_at = 0, std::vector<std::uint64_t>* popular = nullptr);
+  // `popular`, adds to it the keys popular among them.
+  void flush(Connection& db, Popularity rule = {}, std::vector<std::uint64_t>* popular = nullptr);
   [[nodiscard]] std::size_t pending() const { return entries_.size(); }
 
   struct Entry {
@@ -71,10 +84,9 @@ std::size_t small_runs(const std::vector<std::uint64_t>& sizes, std::uint64_t ba
 // Merges segments while runs_to_merge says so (after each batch, in its transaction).
 // Merges are done a part at a time: each call writes 1.25 times `added` (the entries the
 // batch wrote), and at least IndexRunBase, into every merge in progress, so that a merge
-// ends before the next of its level is due. With `popular`, the index keys with at least
-// `popular_at` entries in what the merges wrote are added to it (the explorer's deep
-// positions, src/db/deep_positions.hpp).
-void merge_position_index(Connection& db, std::uint64_t added, std::uint64_t popular_at = 0,
+// ends before the next of its level is due. With `popular`, the index keys popular in a
+// merge (by the merge's whole size) are added to it.
+void merge_position_index(Connection& db, std::uint64_t added, Popularity rule = {},
                           std::vector<std::uint64_t>* popular = nullptr);
 
 // Every (game, ply) whose stored key matches; in game order.
