@@ -4,13 +4,14 @@
 //
 // Which positions is found while importing: a batch's run or a merge of the position index
 // in which a key is popular (ImportOptions::deep_positions: about one game in 4,000) makes
-// that key popular, and every game imported after that which reaches a position of that key
-// (past the aggregate's depth) is counted in rows of the aggregate's form (tables deep_segment, deep_posting).
-// Each key's row in deep_position says the first game they count; the row of key -1 (the
-// mark) the last. The explorer answers such a position from its rows plus a scan of the
-// games outside that range: those before it, about a hundred for a position one game in
-// 2,000 reaches, found by the first merge of 160,000 games; and any stored past the mark by a qipu that did not count
-// them, until the next import, which then starts afresh.
+// that key popular, and every game imported after that which reaches a position of that
+// key (past the aggregate's depth) is counted in rows of the aggregate's form (tables
+// deep_segment, deep_posting). Each key's row in deep_position says the first game they
+// count; the row of key -1 (the mark) the last. The explorer answers such a position from
+// its rows plus a scan of the games outside that range: those before it (about 80 for a
+// position one game in 2,000 reaches, found by the first merge, of 160,000 games); and any
+// stored past the mark by a qipu that did not count them, until the next import, which
+// then starts afresh.
 #pragma once
 
 #include <cstdint>
