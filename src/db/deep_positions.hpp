@@ -3,13 +3,14 @@
 // 5 µs a game at 10 M games: 180 ms for one that 38,000 games reach (bench_import.md).
 //
 // Which positions is found while importing: a batch's run or a merge of the position index
-// in which a key is popular (ImportOptions::deep_positions: about one game in 4,000) makes
+// in which a key is popular (ImportOptions::deep_positions: about one game in 12,500) makes
 // that key popular, and every game imported after that which reaches a position of that
 // key (past the aggregate's depth) is counted in rows of the aggregate's form (tables
 // deep_segment, deep_posting). Each key's row in deep_position says the first game they
 // count; the row of key -1 (the mark) the last. The explorer answers such a position from
 // its rows plus a scan of the games outside that range: those before it (about 80 for a
-// position one game in 2,000 reaches, found by the first merge, of 160,000 games); and any
+// position one game in 2,000 reaches, found by the first merge, of 160,000 games; at most
+// about 100 for the rarer ones, found by a merge of 1.28 M games); and any
 // stored past the mark by a qipu that did not count them, until the next import, which
 // then starts afresh.
 #pragma once

@@ -139,11 +139,12 @@ struct ImportOptions {
   std::size_t batch_games = 0;
   // Positions past the aggregate's depth are counted as its positions are from the first run
   // or merge of the position index in which their key is popular on, so that the explorer
-  // scans only the games before (src/db/deep_positions.hpp); per 0: none. One entry in
-  // 320,000 is about one game in 4,000 (some 80 entries a game): 312 entries in a merge of
-  // 1.28 M games, 39 in one of 160,000; no fewer than 16, so that a batch's run of 20,000
-  // games does not take chance for it. Tests, with few games, set `min` low.
-  Popularity deep_positions{320'000, 16};
+  // scans only the games before (src/db/deep_positions.hpp); per 0: none. One entry in a
+  // million is about one game in 12,500 (some 80 entries a game): 100 entries in a merge of
+  // 1.28 M games; no fewer than 16, so that a batch's run of 20,000 games does not take chance
+  // for it. One in 320,000 left positions that 800-2,500 of 10 M games reach to the scan,
+  // 30 ms (bench_import.md). Tests, with few games, set `min` low.
+  Popularity deep_positions{1'000'000, 16};
   // About how many games the import will add, when the caller can tell (qipu import, from
   // its inputs' sizes); 0 when it cannot. The duplicate set is made large enough for them
   // at the start, since growing it holds the old array and the new one at once. A wrong
