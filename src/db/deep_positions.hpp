@@ -8,11 +8,10 @@
 // key (past the aggregate's depth) is counted in rows of the aggregate's form (tables
 // deep_segment, deep_posting). Each key's row in deep_position says the first game they
 // count; the row of key -1 (the mark) the last. The explorer answers such a position from
-// its rows plus a scan of the games outside that range: those before it (about 80 for a
-// position one game in 2,000 reaches, found by the first merge, of 160,000 games; at most
-// about 100 for the rarer ones, found by a merge of 1.28 M games); and any
-// stored past the mark by a qipu that did not count them, until the next import, which
-// then starts afresh.
+// its rows plus a scan of the games outside that range: those before it (by estimate, not
+// counted: about 80 for a position one game in 2,000 reaches, found by the first merge, of
+// 160,000 games); and any stored past the mark by a qipu that did not count them, until the
+// next import, which then starts afresh.
 #pragma once
 
 #include <cstdint>

@@ -142,8 +142,8 @@ struct ImportOptions {
   // scans only the games before (src/db/deep_positions.hpp); per 0: none. One entry in a
   // million is about one game in 12,500 (some 80 entries a game): 100 entries in a merge of
   // 1.28 M games; no fewer than 16, so that a batch's run of 20,000 games does not take chance
-  // for it. One in 320,000 left positions that 800-2,500 of 10 M games reach to the scan,
-  // 30 ms (bench_import.md). Tests, with few games, set `min` low.
+  // for it. One in 320,000 left positions that 765-2,465 of 10 M games reach to the scan,
+  // medians 25-33 ms (bench_import.md). Tests, with few games, set `min` low.
   Popularity deep_positions{1'000'000, 16};
   // About how many games the import will add, when the caller can tell (qipu import, from
   // its inputs' sizes); 0 when it cannot. The duplicate set is made large enough for them
