@@ -6,13 +6,15 @@
 #      tests in ASAN_SKIP (see there);
 #   3. a short run of every libFuzzer target (built in build-asan/ too: -DQIPU_FUZZ=ON
 #      instruments that build for coverage) on its seed corpus, FUZZ_SECONDS each
-#      (default 10: with coverage only on the library, fuzz_pgn runs ~650 inputs a second, 7x the rate that 20 s had before); a crash fails the command.
+#      (default 5: a smoke run that replays the seeds, about a second, and tries a few
+#      thousand new inputs; 10 s each took 23 s of a test command near CI's limit); a crash
+#      fails the command.
 # Any failure stops it with a non-zero exit. The tests that read the large corpora find
 # them at $QIPU_CORPORA, else ../shared/corpora beside the checkout, and are skipped (with
 # one line each, and ctest's "Skipped") where they are not there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-fuzz_seconds=${FUZZ_SECONDS:-10}
+fuzz_seconds=${FUZZ_SECONDS:-5}
 corpora=${QIPU_CORPORA:-../shared/corpora}
 if [ -d "$corpora" ]; then
   echo "== corpora: $corpora (the corpus tests run)"
@@ -31,11 +33,12 @@ fi
 # against a byte-by-byte recount, the deep positions' rows against the scan (their other tests, of
 # kills, forged rows and damaged chunks, stay), filter's tag counts against a tag scan and its
 # output against convert's, the ECO lines against the ECO file, the player index against a
-# scan, the movetext scanner against the grammar; and tests of sizes: the transaction of
-# 45,000 games, the batches at 2 M game ids, the levels that merges in parts reach): about
-# 200 CPU-seconds under the sanitizers, for code the
-# other unit tests and the fuzz targets already run there.
-ASAN_SKIP='^(en → zh → en|search: pgnmentor positions|pgn memory does not grow|perft: random\.perft|perft: Ethereal fischer|perft: the six classic|db import killed with SIGKILL|install_test|filter speed:|find_move names|explorer aggregate equals the scan on every|filter --add-eco: every game|german fast:|runs of plain moves|imports with(out)? the index into a database|dbtrust: position queries over games without|filter: moves, positions and material against|pgn chunker agrees with a byte-by-byte|deep positions: the rows and the games before them|filter: tag criteria count what a scan|filter: no criteria writes what convert|explore: the ECO lines an import keeps|one transaction of 45,000 games|left to choose, an import into a database of 2 M|merges done in parts keep fewer than MergeFanout|the player index gives each player.s games as a scan|pgn movetext scan gives the grammar.s events)'
+# scan, the movetext scanner against the grammar, merges done in parts against whole ones,
+# explore against the scan without the index; and tests of sizes: the transaction of 45,000
+# games, the batches at 2 M game ids, the levels that merges in parts reach, a merge of a
+# million empty chunks): about 230 CPU-seconds under the sanitizers, for code the other unit
+# tests and the fuzz targets already run there.
+ASAN_SKIP='^(en → zh → en|search: pgnmentor positions|pgn memory does not grow|perft: random\.perft|perft: Ethereal fischer|perft: the six classic|db import killed with SIGKILL|install_test|filter speed:|find_move names|explorer aggregate equals the scan on every|filter --add-eco: every game|german fast:|runs of plain moves|imports with(out)? the index into a database|dbtrust: position queries over games without|filter: moves, positions and material against|pgn chunker agrees with a byte-by-byte|deep positions: the rows and the games before them|filter: tag criteria count what a scan|filter: no criteria writes what convert|explore: the ECO lines an import keeps|one transaction of 45,000 games|left to choose, an import into a database of 2 M|merges done in parts keep fewer than MergeFanout|the player index gives each player.s games as a scan|pgn movetext scan gives the grammar.s events|merges done a part at a time give what whole merges give|import --no-position-index into a new database stores no aggregate|a damaged run of a million empty chunks)'
 
 # The stage's heading with the wall time and the CPU time (user, system) spent so far: the
 # machine is often shared, and CPU seconds say what a stage costs whatever else runs.
@@ -60,7 +63,9 @@ generator() {
 stage "suite (Release)"
 # No link-time optimisation: it only saves the program 2.5 % of its instructions, and cost
 # the test command an LTO link of the whole library for each program that links it.
-cmake -S . -B build-release $(generator build-release) -DCMAKE_BUILD_TYPE=Release -DQIPU_LTO=OFF
+# -O2, not CMake's -O3: the build took 232 CPU-seconds against 272, and the tests ran no slower
+# (128 s against 138 s of wall, one run each).
+cmake -S . -B build-release $(generator build-release) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG" -DQIPU_LTO=OFF
 cmake --build build-release -j2 --target qipu_tests  # and what it runs; not qipu_bench
 ctest --test-dir build-release -j2 --output-on-failure
 
@@ -73,11 +78,13 @@ cmake --build build-asan -j2 --target qipu_tests "${targets[@]}"
 # The fast tests only: the corpus, slow and browser tests read whole collections or drive
 # Chromium, minutes under the sanitizers; the Release run covers them, the fuzz targets the
 # same code on hostile input.
-# Reports give allocation and free stacks five frames deep (run a failing test again without
-# these options for more), and freed memory waits in a 16 MB quarantine, not 256 MB: with
-# the leak scan skipped in the programs the tests launch (tests/setup.cpp), 12 % less CPU for
-# this run and a fifth of its system time, most of it page faults.
-ASAN_OPTIONS=malloc_context_size=5:quarantine_size_mb=16 \
+# Reports give allocation and free stacks two frames deep (run a failing test again without
+# these options for more; the bad access itself keeps its whole stack), and freed memory
+# waits in a 16 MB quarantine, not 256 MB: with the leak scan skipped in the programs the
+# tests launch (tests/setup.cpp), 12 % less CPU for this run and a fifth of its system time,
+# most of it page faults. Two frames, not five: each allocation's stack is recorded, and
+# qipu --version took 41 CPU-ms against 50; this run 270 CPU-seconds against 293.
+ASAN_OPTIONS=malloc_context_size=2:quarantine_size_mb=16 \
   ctest --test-dir build-asan -j2 --output-on-failure -E "$ASAN_SKIP" -L unit
 
 stage "fuzz targets, ${fuzz_seconds} s each,"
