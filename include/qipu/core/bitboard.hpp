@@ -1,5 +1,5 @@
-// Bitboards and attack tables. Sliding attacks use "fancy" magic bitboards whose
-// magics are found at start-up from a fixed seed (a few milliseconds, done once).
+// Bitboards and attack tables. Sliding attacks use "fancy" magic bitboards. The tables
+// are constants, built when qipu is built (src/core/gen/make_attack_tables.cpp).
 #pragma once
 
 #include <bit>
