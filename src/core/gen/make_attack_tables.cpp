@@ -202,7 +202,8 @@ std::unique_ptr<detail::Tables> build_tables() {
 }
 
 // Printing, in the order and with the names of detail::Tables' members, so that a member
-// added, moved or renamed there without a change here fails to compile.
+// moved or renamed there without a change here fails to compile; one added fails the
+// source's check of the size.
 void print(std::ostream& out, Bitboard b) {
   char text[24];
   std::snprintf(text, sizeof text, "0x%016llxULL", static_cast<unsigned long long>(b));
@@ -249,8 +250,13 @@ std::string source(const Tables& t) {
          "#include \"qipu/core/bitboard.hpp\"\n\n"
          "namespace qipu::detail {\n\n"
          "constinit const Tables attack_tables = {\n";
-  auto member = [&](const char* name, const auto& value) {
-    out << "." << name << " = ";
+  std::string sizes;  // of the members printed
+  auto name = [&](const char* member) {
+    out << "." << member << " = ";
+    sizes += std::string(sizes.empty() ? "" : " + ") + "sizeof(Tables::" + member + ")";
+  };
+  auto member = [&](const char* member, const auto& value) {
+    name(member);
     print(out, value);
     out << ",\n";
   };
@@ -262,14 +268,17 @@ std::string source(const Tables& t) {
   member("rook_rays", t.rook_rays);
   member("bishop_rays", t.bishop_rays);
   member("piece_rays", t.piece_rays);
-  out << ".rook = ";
+  name("rook");
   print(out, t.rook, t.rook_table, "rook_table");
-  out << ",\n.bishop = ";
+  out << ",\n";
+  name("bishop");
   print(out, t.bishop, t.bishop_table, "bishop_table");
   out << ",\n";
   member("rook_table", t.rook_table);
   member("bishop_table", t.bishop_table);
-  out << "};\n\nconst Tables& tables = attack_tables;\n\n}  // namespace qipu::detail\n";
+  out << "};\nstatic_assert(sizeof(Tables) == " << sizes
+      << ", \"a member of Tables that make_attack_tables does not print\");\n\n"
+      << "const Tables& tables = attack_tables;\n\n}  // namespace qipu::detail\n";
   return out.str();
 }
 
