@@ -3,7 +3,7 @@
 // 5 µs a game at 10 M games: 180 ms for one that 38,000 games reach (bench_import.md).
 //
 // Which positions is found while importing: a batch's run or a merge of the position index
-// in which a key is popular (ImportOptions::deep_positions: about one game in 12,500) makes
+// in which a key is popular (ImportOptions::deep_positions: about one game in 50,000) makes
 // that key popular, and every game imported after that which reaches a position of that
 // key (past the aggregate's depth) is counted in rows of the aggregate's form (tables
 // deep_segment, deep_posting). Each key's row in deep_position says the first game they

@@ -139,12 +139,13 @@ struct ImportOptions {
   std::size_t batch_games = 0;
   // Positions past the aggregate's depth are counted as its positions are from the first run
   // or merge of the position index in which their key is popular on, so that the explorer
-  // scans only the games before (src/db/deep_positions.hpp); per 0: none. One entry in a
-  // million is about one game in 12,500 (some 80 entries a game): 100 entries in a merge of
+  // scans only the games before (src/db/deep_positions.hpp); per 0: none. One entry in four
+  // million is about one game in 50,000 (some 80 entries a game): 25 entries in a merge of
   // 1.28 M games; no fewer than 16, so that a batch's run of 20,000 games does not take chance
-  // for it. One in 320,000 left positions that 765-2,465 of 10 M games reach to the scan,
-  // medians 25-33 ms (bench_import.md). Tests, with few games, set `min` low.
-  Popularity deep_positions{1'000'000, 16};
+  // for it. One in a million left positions that 255-680 of 10 M games reach to the scan,
+  // medians 25-27 ms; one in four million answers them in 17-19 ms, for about 5 % more import
+  // CPU at 10 M games (bench_import.md). Tests, with few games, set `min` low.
+  Popularity deep_positions{4'000'000, 16};
   // About how many games the import will add, when the caller can tell (qipu import, from
   // its inputs' sizes); 0 when it cannot. The duplicate set is made large enough for them
   // at the start, since growing it holds the old array and the new one at once. A wrong
