@@ -193,6 +193,28 @@ TEST_CASE("import's duplicate hash set finds every hash it holds and no other", 
   CHECK_FALSE(set.insert(0));
 }
 
+TEST_CASE("the hash set finds every hash it still holds after erasures and no other", "[explorer]") {
+  db::HashSet64 set;
+  std::set<std::uint64_t> truth;
+  std::uint64_t x = 0x9e3779b97f4a7c15ULL;
+  auto next = [&] {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    return x % 5 == 0 ? x & 0xff : x % 4000;  // few values, so that runs form and erasures meet
+  };
+  for (int i = 0; i < 200000; ++i) {
+    std::uint64_t h = next();
+    if (i % 3 == 0)
+      REQUIRE(set.erase(h) == (truth.erase(h) == 1));
+    else
+      REQUIRE(set.insert(h) == truth.insert(h).second);
+    REQUIRE(set.size() == truth.size());
+  }
+  for (std::uint64_t h = 0; h < 5000; ++h) REQUIRE(set.contains(h) == (truth.count(h) == 1));
+  std::set<std::uint64_t> listed;
+  set.for_each([&](std::uint64_t h) { CHECK(listed.insert(h).second); });
+  CHECK(listed == truth);
+}
+
 TEST_CASE("import's duplicate hash set loads a row of hashes as one at a time", "[explorer]") {
   std::vector<std::uint64_t> row;
   std::uint64_t x = 0x2545f4914f6cdd1dULL;

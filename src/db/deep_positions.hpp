@@ -53,14 +53,20 @@ class DeepPositions {
   void flush(Connection& db, const std::vector<std::uint64_t>& popular);
 
  private:
-  static constexpr std::size_t FilterBits = std::size_t(1) << 18;  // 32 KB: stays in cache
-  [[nodiscard]] bool maybe(std::uint64_t k) const { return filter_[k % FilterBits / 64] >> (k % 64) & 1; }
+  // Two bits of one word a key (index keys are hashes: their bits are random).
+  [[nodiscard]] static std::uint64_t filter_bits(std::uint64_t k) {
+    return std::uint64_t(1) << (k % 64) | std::uint64_t(1) << (k / 64 % 64);
+  }
+  [[nodiscard]] bool maybe(std::uint64_t k) const {
+    std::uint64_t bits = filter_bits(k);
+    return (filter_[k / 4096 & (filter_.size() - 1)] & bits) == bits;
+  }
   void rebuild_filter();
 
-  std::unordered_set<std::uint64_t> popular_;     // counted from their row's first game
+  HashSet64 popular_;                             // counted from their row's first game
   std::unordered_set<std::uint64_t> aggregated_;  // popular keys of aggregated positions: not counted
   std::vector<std::uint64_t> newly_aggregated_;   // since the last flush
-  std::vector<std::uint64_t> filter_ = std::vector<std::uint64_t>(FilterBits / 64);  // a bit a key of popular_
+  std::vector<std::uint64_t> filter_ = std::vector<std::uint64_t>(4096);  // of popular_: a word for 4 keys or fewer
   ExploreWriter rows_{ExploreRows::deep};
   AggregatePositions game_;         // one game's deep positions of popular keys
   std::vector<std::size_t> plies_;  // and their plies

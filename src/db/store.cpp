@@ -709,6 +709,36 @@ bool HashSet64::insert(std::uint64_t h) {
   }
 }
 
+bool HashSet64::contains(std::uint64_t h) const {
+  if (h == 0) return has_zero_;
+  if (slot_count_ == 0) return false;
+  std::size_t mask = slot_count_ - 1;
+  for (std::size_t i = home(h);; i = (i + 1) & mask) {
+    if (slots_[i] == h) return true;
+    if (slots_[i] == 0) return false;
+  }
+}
+
+// Linear probing's deletion without markers: each later hash of the run moves into the hole
+// unless its probe starts after the hole (cyclically), where it would no longer be found.
+bool HashSet64::erase(std::uint64_t h) {
+  if (h == 0) return std::exchange(has_zero_, false);
+  if (slot_count_ == 0) return false;
+  std::size_t mask = slot_count_ - 1, hole = home(h);
+  for (; slots_[hole] != h; hole = (hole + 1) & mask)
+    if (slots_[hole] == 0) return false;
+  for (std::size_t j = (hole + 1) & mask; slots_[j] != 0; j = (j + 1) & mask) {
+    std::size_t from_home = (j - home(slots_[j])) & mask, from_hole = (j - hole) & mask;
+    if (from_home >= from_hole) {
+      slots_[hole] = slots_[j];
+      hole = j;
+    }
+  }
+  slots_[hole] = 0;
+  --size_;
+  return true;
+}
+
 // Each probe of a large array is a cache miss; fetched a few inserts ahead, they overlap:
 // an import of one game into a 10 M-game database, most of it this load before the first
 // game, took 0.35 s instead of 0.67-0.75 (bench_import.md, 2026-12-03).

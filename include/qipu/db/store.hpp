@@ -112,6 +112,15 @@ class HashSet64 {
   bool insert(std::uint64_t h);
   // Each of [begin, end), as one at a time but faster into a large set.
   void insert(const std::uint64_t* begin, const std::uint64_t* end);
+  [[nodiscard]] bool contains(std::uint64_t h) const;
+  // True when h was there (and is no more).
+  bool erase(std::uint64_t h);
+  template <class F>
+  void for_each(F f) const {
+    if (has_zero_) f(std::uint64_t(0));
+    for (std::size_t i = 0; i < slot_count_; ++i)
+      if (slots_[i]) f(slots_[i]);
+  }
   [[nodiscard]] std::size_t size() const { return size_ + has_zero_; }
   // Bytes of its array.
   [[nodiscard]] std::size_t bytes() const { return slot_count_ * sizeof(std::uint64_t); }
