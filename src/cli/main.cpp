@@ -17,27 +17,33 @@ struct Command {
   void (*setup)(CLI::App& app, int argc, char** argv);
 };
 
+// A command whose setup needs no more than the app.
+template <void (*Setup)(CLI::App&)>
+void plain(CLI::App& app, int, char**) {
+  Setup(app);
+}
+
 // In the order --help lists them. `help` lists and explains the others: it needs them all.
 constexpr Command Commands[] = {
-    {"import", [](CLI::App& app, int, char**) { setup_import(app); }},
-    {"check", [](CLI::App& app, int, char**) { setup_check(app); }},
-    {"convert", [](CLI::App& app, int, char**) { setup_convert(app); }},
-    {"filter", [](CLI::App& app, int, char**) { setup_filter(app); }},
-    {"export", [](CLI::App& app, int, char**) { setup_export(app); }},
-    {"rejects", [](CLI::App& app, int, char**) { setup_rejects(app); }},
-    {"search", [](CLI::App& app, int, char**) { setup_search(app); }},
-    {"explore", [](CLI::App& app, int, char**) { setup_explore(app); }},
-    {"stats", [](CLI::App& app, int, char**) { setup_stats(app); }},
-    {"players", [](CLI::App& app, int, char**) { setup_players(app); }},
-    {"rating", [](CLI::App& app, int, char**) { setup_rating(app); }},
-    {"eco", [](CLI::App& app, int, char**) { setup_eco(app); }},
-    {"show", [](CLI::App& app, int, char**) { setup_show(app); }},
-    {"serve",
+    {"import", plain<setup_import>},
+    {"check", plain<setup_check>},
+    {"convert", plain<setup_convert>},
+    {"filter", plain<setup_filter>},
+    {"export", plain<setup_export>},
+    {"rejects", plain<setup_rejects>},
+    {"search", plain<setup_search>},
+    {"explore", plain<setup_explore>},
+    {"stats", plain<setup_stats>},
+    {"players", plain<setup_players>},
+    {"rating", plain<setup_rating>},
+    {"eco", plain<setup_eco>},
+    {"show", plain<setup_show>},
+    {"serve",  // qipu-serve is handed the command line
      [](CLI::App& app, int argc, char** argv) {
        setup_serve(app, {argv, argv + argc});
      }},
-    {"perft", [](CLI::App& app, int, char**) { setup_perft(app); }},
-    {"help", [](CLI::App& app, int, char**) { setup_help(app); }},
+    {"perft", plain<setup_perft>},
+    {"help", plain<setup_help>},
 };
 
 // The command argv[1] names, when one but `help`.
