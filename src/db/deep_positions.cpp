@@ -96,7 +96,7 @@ void DeepPositions::flush(Connection& db, const std::vector<std::uint64_t>& popu
   newly_aggregated_.clear();
   auto start = db.prepare("INSERT OR IGNORE INTO deep_position(key, first_game) VALUES (?, ?)");
   for (auto k : popular) {
-    if (aggregated_.count(k) || !popular_.insert(k)) continue;
+    if (aggregated_.contains(k) || !popular_.insert(k)) continue;
     start.bind(1, std::int64_t(k)).bind(2, last_ + 1).run();
     changed = true;
   }
@@ -104,9 +104,10 @@ void DeepPositions::flush(Connection& db, const std::vector<std::uint64_t>& popu
   if (changed) rebuild_filter();
 }
 
-// At least 16 bits a key: at 10 M games (77,614 keys counted) a 32 KB filter of a bit a key let
-// a quarter of the plies through to the set, and add_game took 6.2 s of a 1 M-game step of
-// 52 s on the importer's thread; 2.3 s with this filter and HashSet64 (bench_import.md).
+// At least 16 bits a key: at 10 M games (77,614 keys counted) a 32 KB filter of a bit a key
+// was a quarter full, so a quarter of the other plies went on to the set, and add_game took
+// 6.2 s of a 1 M-game step of 52 s on the importer's thread; this filter (256 KB there) passes
+// 0.7 % of random keys, and add_game took 2.3 s with it and HashSet64 (bench_import.md).
 void DeepPositions::rebuild_filter() {
   std::size_t words = 4096;
   while (words < popular_.size() / 4) words *= 2;

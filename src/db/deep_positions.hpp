@@ -18,7 +18,6 @@
 #include <functional>
 #include <optional>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "qipu/db/explore.hpp"
@@ -63,9 +62,9 @@ class DeepPositions {
   }
   void rebuild_filter();
 
-  HashSet64 popular_;                             // counted from their row's first game
-  std::unordered_set<std::uint64_t> aggregated_;  // popular keys of aggregated positions: not counted
-  std::vector<std::uint64_t> newly_aggregated_;   // since the last flush
+  HashSet64 popular_;                            // counted from their row's first game
+  HashSet64 aggregated_;                         // popular keys of aggregated positions: not counted
+  std::vector<std::uint64_t> newly_aggregated_;  // since the last flush
   std::vector<std::uint64_t> filter_ = std::vector<std::uint64_t>(4096);  // of popular_: a word for 4 keys or fewer
   ExploreWriter rows_{ExploreRows::deep};
   AggregatePositions game_;         // one game's deep positions of popular keys

@@ -698,25 +698,23 @@ std::size_t HashSet64::home(std::uint64_t h) const {
 bool HashSet64::insert(std::uint64_t h) {
   if (h == 0) return !std::exchange(has_zero_, true);
   if (full_with(size_ + 1, slot_count_)) grow(std::max<std::size_t>(16, 2 * slot_count_));
-  std::size_t mask = slot_count_ - 1;
-  for (std::size_t i = home(h);; i = (i + 1) & mask) {
-    if (slots_[i] == h) return false;
-    if (slots_[i] == 0) {
-      slots_[i] = h;
-      ++size_;
-      return true;
-    }
-  }
+  std::size_t i = slot_of(h);
+  if (slots_[i] == h) return false;
+  slots_[i] = h;
+  ++size_;
+  return true;
+}
+
+// The slot holding h, else the empty one where its probe ends (the set has slots, h is not 0).
+std::size_t HashSet64::slot_of(std::uint64_t h) const {
+  std::size_t mask = slot_count_ - 1, i = home(h);
+  while (slots_[i] != h && slots_[i] != 0) i = (i + 1) & mask;
+  return i;
 }
 
 bool HashSet64::contains(std::uint64_t h) const {
   if (h == 0) return has_zero_;
-  if (slot_count_ == 0) return false;
-  std::size_t mask = slot_count_ - 1;
-  for (std::size_t i = home(h);; i = (i + 1) & mask) {
-    if (slots_[i] == h) return true;
-    if (slots_[i] == 0) return false;
-  }
+  return slot_count_ > 0 && slots_[slot_of(h)] == h;
 }
 
 // Linear probing's deletion without markers: each later hash of the run moves into the hole
@@ -724,9 +722,8 @@ bool HashSet64::contains(std::uint64_t h) const {
 bool HashSet64::erase(std::uint64_t h) {
   if (h == 0) return std::exchange(has_zero_, false);
   if (slot_count_ == 0) return false;
-  std::size_t mask = slot_count_ - 1, hole = home(h);
-  for (; slots_[hole] != h; hole = (hole + 1) & mask)
-    if (slots_[hole] == 0) return false;
+  std::size_t mask = slot_count_ - 1, hole = slot_of(h);
+  if (slots_[hole] != h) return false;
   for (std::size_t j = (hole + 1) & mask; slots_[j] != 0; j = (j + 1) & mask) {
     std::size_t from_home = (j - home(slots_[j])) & mask, from_hole = (j - hole) & mask;
     if (from_home >= from_hole) {

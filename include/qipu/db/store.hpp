@@ -128,6 +128,7 @@ class HashSet64 {
  private:
   static bool full_with(std::size_t n, std::size_t slots);
   [[nodiscard]] std::size_t home(std::uint64_t h) const;
+  [[nodiscard]] std::size_t slot_of(std::uint64_t h) const;
   void grow(std::size_t slots);
   struct Free {
     void operator()(std::uint64_t* p) const;
