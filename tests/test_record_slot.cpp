@@ -1,14 +1,20 @@
 // Tests of the value the pipeline carries with each game (game::PipelineCallbacks<Extra>):
 // each game's value is its own from its first move to its turn on the calling thread, in
 // input order, with one job and with two (batches on workers); and the importer's value
-// (db::GameEncoding) holds the rows of its own record.
+// (db::GameEncoding) holds the rows of its own record. Also: workers run below the
+// calling thread's priority.
 #include <catch2/catch.hpp>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "cli_util.hpp"
 
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
 #include "qipu/db/eco.hpp"
@@ -118,6 +124,26 @@ TEST_CASE("pipeline: each game's value is its own, from its first move to its tu
     two[i].second.trimmed = false;
     CHECK(two[i] == one[i]);
   }
+}
+
+// The calling thread takes every record in order, so the workers must not take its core.
+TEST_CASE("pipeline: workers run at nice 19 and the calling thread as before", "[game][slot]") {
+  auto nice_now = [] { return getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())); };
+  const int caller_before = nice_now();
+  game::PipelineOptions o;
+  o.jobs = 2;
+  game::PipelineCallbacks<Seen> cb;
+  std::set<int> on_workers, on_caller;
+  std::mutex mu;
+  cb.prepare = [&](game::GameRecord&, Seen&) {
+    std::lock_guard lock(mu);
+    on_workers.insert(nice_now());
+  };
+  cb.game = [&](const game::InputReport&, game::GameRecord&, Seen&) { on_caller.insert(nice_now()); };
+  game::run_pipeline(Samples, o, cb);
+  CHECK(on_workers == std::set<int>{19});
+  CHECK(on_caller == std::set<int>{caller_before});
+  CHECK(nice_now() == caller_before);
 }
 
 TEST_CASE("import: each game's encoding holds its own record's rows", "[db][slot]") {

@@ -20,7 +20,9 @@ namespace qipu::game {
 struct PipelineOptions {
   pgn::ReaderOptions reader = replay_reader_options();
   ReplayOptions replay;
-  unsigned jobs = 0;  // threads; 0: every core; 1: all on the calling thread
+  // Threads; 0: every core; 1: all on the calling thread. Workers run at nice 19, so that
+  // the calling thread, which takes every record in order, keeps a core to itself.
+  unsigned jobs = 0;
 };
 
 // What happened to one input as a whole.
