@@ -10,12 +10,15 @@
 
 #include "cli_util.hpp"
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <thread>
 
 #include "qipu/db/eco.hpp"
 #include "qipu/db/store.hpp"
@@ -144,6 +147,34 @@ TEST_CASE("pipeline: workers run at nice 19 and the calling thread as before", "
   CHECK(on_workers == std::set<int>{19});
   CHECK(on_caller == std::set<int>{caller_before});
   CHECK(nice_now() == caller_before);
+}
+
+// How far the workers get ahead of a caller that stops at its first game: at most
+// batches_ahead a worker, and two, and the one being delivered (pipeline.cpp: 256 games a
+// batch at most). The caller waits until they are past that bound for one batch a worker,
+// or for `patience`: workers at nice 19 may be slow to come under a loaded machine.
+TEST_CASE("pipeline: workers run ahead of the caller by batches_ahead batches a worker", "[game][slot]") {
+  constexpr std::size_t Bound = (1 * 2 + 3) * 256;
+  auto most_ahead = [](std::size_t ahead, std::chrono::milliseconds patience) {
+    game::PipelineOptions o;
+    o.jobs = 2;
+    o.batches_ahead = ahead;
+    game::PipelineCallbacks<Seen> cb;
+    std::atomic<std::size_t> replayed{0};
+    std::size_t delivered = 0, most = 0;
+    cb.prepare = [&](game::GameRecord&, Seen&) { ++replayed; };
+    cb.game = [&](const game::InputReport&, game::GameRecord&, Seen&) {
+      if (++delivered == 1)
+        for (auto until = std::chrono::steady_clock::now() + patience;
+             replayed.load() <= Bound && std::chrono::steady_clock::now() < until;)
+          std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      most = std::max(most, replayed.load() - delivered);
+    };
+    game::run_pipeline(Samples, o, cb);
+    return most;
+  };
+  CHECK(most_ahead(1, std::chrono::milliseconds(500)) <= Bound);
+  CHECK(most_ahead(4, std::chrono::seconds(30)) > Bound);
 }
 
 TEST_CASE("import: each game's encoding holds its own record's rows", "[db][slot]") {

@@ -33,12 +33,8 @@ struct Batch {
 
 constexpr std::size_t BatchGames = 256;
 constexpr std::size_t BatchBytes = 1 << 20;
-// Batches read ahead of the one being delivered, per worker. The caller's thread sometimes
-// stops taking records for a while (an import's commit sorts and writes a batch's index,
-// waits for a checkpoint); with two batches a worker, the workers then ran out of work
-// within some 30 ms and a core idled (bench_import.md, 2026-12-02, branch scale3). A
-// batch in flight holds about 1.5 MB (an import's RSS grew by 17 MB for 12 more).
-constexpr std::size_t InFlightPerWorker = 8;
+// Delivered batches kept for their worker to free, per worker; the caller frees the rest.
+constexpr std::size_t SpentPerWorker = 8;
 
 // A parser and a replayer that append records to whichever batch is current, or, run
 // alone, hand each record straight on (`hand_on`). The games' values and the callbacks
@@ -253,7 +249,7 @@ class Runner {
     cv_work_.notify_one();
     batch = Batch{};
     batch.input = input;
-    while (next_seq_ - delivered_ > InFlightPerWorker * threads_.size() + 2) deliver_next();
+    while (next_seq_ - delivered_ > opts_.batches_ahead * threads_.size() + 2) deliver_next();
   }
 
   void work(std::size_t id) {
@@ -302,10 +298,10 @@ class Runner {
     if (hooks_.progress) hooks_.progress(bytes_read_, games_);
     // The worker that made the records frees them: freed here, most of their memory went
     // back to that worker's malloc arena under its lock while the worker allocated from it.
-    // A worker that is not taking batches is left at most a batch in flight's worth; the
+    // A worker that is not taking batches is left at most SpentPerWorker of them; the
     // rest, and those left when the workers have ended, are freed here, after the lock.
     std::lock_guard lock(mu_);
-    if (spent_[b.worker].size() < InFlightPerWorker) spent_[b.worker].push_back(std::move(b));
+    if (spent_[b.worker].size() < SpentPerWorker) spent_[b.worker].push_back(std::move(b));
   }
 
   // Reports inputs before `upto` as done, once each.

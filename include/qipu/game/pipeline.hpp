@@ -23,6 +23,12 @@ struct PipelineOptions {
   // Threads; 0: every core; 1: all on the calling thread. Workers run at nice 19, so that
   // the calling thread, which takes every record in order, keeps a core to itself.
   unsigned jobs = 0;
+  // Batches (256 games or 1 MB of text each) read ahead of the one being delivered, per
+  // worker. The caller sometimes stops taking records for a while (an import's commit
+  // sorts and writes a batch's index, waits for a checkpoint); with two a worker, the
+  // workers then ran out of work within some 30 ms and a core idled (bench_import.md,
+  // 2026-12-02). Each holds its records until delivered: an import's take 2-3 MB.
+  std::size_t batches_ahead = 8;
 };
 
 // What happened to one input as a whole.
