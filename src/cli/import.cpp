@@ -189,12 +189,8 @@ void import_files(std::ostream& out, const ImportCmdOptions& o, const std::strin
     io_failed |= report_input(in, &std::cerr);
   };
   cb.progress = [&](std::uint64_t b, std::uint64_t games) { progress.update(b, games); };
-  // The importer's flush of 20,000 games' index outlasted 8 batches a worker. 1 M games into
-  // 1 M with 24: faster in 5 of 6 alternating pairs, by 2.3 s of 36 (median), and 100 MB
-  // more peak RSS (bench_import.md, 2026-12-05). check, which stops for nothing, was 9 %
-  // slower with 24.
   game::PipelineOptions po = pipeline_options(o.input);
-  po.batches_ahead = 24;
+  po.batches_ahead = db::ImportBatchesAhead;
   game::run_pipeline(o.input.files, po, cb);
   progress.finish();
   importer.finish();

@@ -138,7 +138,9 @@ void ImportJobs::run(Job& job) {
         job.games = games;
       });
     };
-    game::run_pipeline({job.file}, game::PipelineOptions{}, cb);
+    game::PipelineOptions po;
+    po.batches_ahead = db::ImportBatchesAhead;
+    game::run_pipeline({job.file}, po, cb);
     importer.finish();
     if (eco_) eco_->store(*conn);  // as qipu import does, for qipu explore
     set([&] {
