@@ -53,17 +53,17 @@ std::vector<Item> batch_items(std::size_t n, std::uint32_t seed) {
 // A codec of Items for the runs' writer: key delta, game, ply as varints.
 struct ItemCodec {
   using Entry = Item;
-  static constexpr std::size_t ChunkEntries = 512;
+  static constexpr std::size_t MinEntryBytes = 3;
   static std::int64_t sql_key(const Item& e) { return std::int64_t(e.key >> 16); }
-  static const Item* encode(const Item* begin, const Item* end, std::string& out) {
-    out.resize(db::runs::ChunkBytes + 3 * db::MaxVarint);
+  static const Item* encode(const Item* begin, const Item* end, std::size_t bytes, std::string& out) {
+    out.resize(bytes + 3 * db::MaxVarint);
     char* p = out.data();
     const Item* e = begin;
     for (std::uint64_t prev = begin->key >> 16; e != end; ++e) {
       char* q = db::put_varint(p, (e->key >> 16) - prev);
       q = db::put_varint(q, e->game);
       q = db::put_varint(q, e->ply);
-      if (std::size_t(q - out.data()) > db::runs::ChunkBytes && e != begin) break;
+      if (std::size_t(q - out.data()) > bytes && e != begin) break;
       p = q;
       prev = e->key >> 16;
     }
@@ -117,7 +117,7 @@ TEST_CASE("the batch sort copes with one radix bucket holding every entry", "[im
 }
 
 TEST_CASE("chunks written from a sorted array are those written an entry at a time", "[import_agg2]") {
-  auto v = batch_items(50000, 7);
+  auto v = batch_items(200000, 7);
   std::sort(v.begin(), v.end(), item_less);
   db::runs::Tables tables{"segment", "posting"};
   auto one = fresh_db("one_at_a_time");

@@ -112,9 +112,9 @@ TEST_CASE("the player index gives each player's games as a scan does, after impo
   auto c = db::open_database(fresh_db("batches").string(), db::Connection::Mode::ReadWrite);
   import(*c, games, 0, 600, 1, 50);
   import(*c, games, 600, games.size(), 1, 1000);
-  // The same games four times more, so that runs hold several chunks and a player's games
-  // go on from one chunk into the next.
-  import(*c, games, 0, games.size(), 4, 700);
+  // The same games sixteen times more, so that runs hold several chunks (of 16 KB) and a
+  // player's games go on from one chunk into the next.
+  import(*c, games, 0, games.size(), 16, 700);
   CHECK(number(*c, "SELECT count(*) FROM player_segment") > 1);
   CHECK(number(*c,
                "SELECT count(*) FROM player_posting a JOIN player_posting b ON b.segment = a.segment"
@@ -145,7 +145,7 @@ TEST_CASE("entries written before the player index kept results are checked agai
       return true;
     }));
     std::string data;
-    REQUIRE(db::IndexCodec::encode(entries.data(), entries.data() + entries.size(), data) ==
+    REQUIRE(db::IndexCodec::encode(entries.data(), entries.data() + entries.size(), db::runs::chunk_bytes(*c), data) ==
             entries.data() + entries.size());
     update.reset();
     update.bind_blob(1, data.data(), data.size()).bind(2, chunks.int64(0)).run();

@@ -37,7 +37,7 @@ struct Counted {
 
 struct CountedCodec {
   using Entry = Counted;
-  static constexpr std::size_t ChunkEntries = 512;
+  static constexpr std::size_t MinEntryBytes = 2;
   static std::int64_t sql_key(const Entry& e) { return e.key; }
   static bool less(const Entry& a, const Entry& b) { return a.key < b.key; }
   static bool combine(Entry& into, const Entry& e) {
@@ -45,15 +45,15 @@ struct CountedCodec {
     into.count += e.count;
     return true;
   }
-  static const Entry* encode(const Entry* begin, const Entry* end, std::string& out) {
-    out.resize(db::runs::ChunkBytes + 2 * db::MaxVarint);
+  static const Entry* encode(const Entry* begin, const Entry* end, std::size_t bytes, std::string& out) {
+    out.resize(bytes + 2 * db::MaxVarint);
     char* p = out.data();
     std::int64_t prev = begin->key;
     const Entry* e = begin;
     for (; e != end; ++e) {
       // Unsigned: a damaged run's keys may go back by more than an int64 holds.
       char* q = db::put_varint(db::put_varint(p, std::uint64_t(e->key) - std::uint64_t(prev)), e->count);
-      if (std::size_t(q - out.data()) > db::runs::ChunkBytes && e != begin) break;
+      if (std::size_t(q - out.data()) > bytes && e != begin) break;
       p = q;
       prev = e->key;
     }

@@ -59,7 +59,7 @@ std::int64_t signed_key(std::uint64_t k) { return std::int64_t(k ^ (std::uint64_
 // mean Elos, last year, then the top games' count and each game's id and twice its Elo.
 struct AggCodec {
   using Entry = AggEntry;
-  static constexpr std::size_t ChunkEntries = 512;
+  static constexpr std::size_t MinEntryBytes = 10;  // key delta, move, 8 counts
   static std::int64_t sql_key(const Entry& e) { return signed_key(e.key); }
   static bool less(const Entry& a, const Entry& b) { return a.key != b.key ? a.key < b.key : a.move < b.move; }
   static bool combine(Entry& into, const Entry& e) {
@@ -68,10 +68,10 @@ struct AggCodec {
     return true;
   }
 
-  static const Entry* encode(const Entry* begin, const Entry* end, std::string& out) {
+  static const Entry* encode(const Entry* begin, const Entry* end, std::size_t bytes, std::string& out) {
     // A row at most: the key delta, the move, 8 counts and 2 values per top game.
     constexpr std::size_t RowBytes = (9 + 2 * TopKept) * MaxVarint + 1;
-    return runs::encode_chunk(begin, end, out, RowBytes, [](const Entry& e, const Entry* prev, char* q) {
+    return runs::encode_chunk(begin, end, bytes, out, RowBytes, [](const Entry& e, const Entry* prev, char* q) {
       q = put_varint(q, e.key - (prev ? prev->key : e.key));
       *q++ = char(e.move);
       for (std::uint64_t v : {e.games, e.white_wins, e.draws, e.black_wins, e.elo_games, e.elo2_sum,

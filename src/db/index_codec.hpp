@@ -16,8 +16,8 @@ namespace qipu::db {
 // repeats, else whole; then the ply. `E` is an Entry, or a batch's packed entry whose game
 // is an offset from `base`.
 template <class E>
-const E* encode_entries(const E* begin, const E* end, std::string& out, std::int64_t base) {
-  return runs::encode_chunk(begin, end, out, 3 * MaxVarint, [base](const E& e, const E* prev, char* q) {
+const E* encode_entries(const E* begin, const E* end, std::size_t bytes, std::string& out, std::int64_t base) {
+  return runs::encode_chunk(begin, end, bytes, out, 3 * MaxVarint, [base](const E& e, const E* prev, char* q) {
     std::int64_t game = base + std::int64_t(e.game);
     bool same_key = prev && e.key == prev->key;
     q = put_varint(q, prev ? e.key - prev->key : 0);
@@ -28,12 +28,12 @@ const E* encode_entries(const E* begin, const E* end, std::string& out, std::int
 
 struct IndexCodec {
   using Entry = PositionIndexWriter::Entry;
-  static constexpr std::size_t ChunkEntries = 1024;
+  static constexpr std::size_t MinEntryBytes = 3;
   static std::int64_t sql_key(const Entry& e) { return std::int64_t(e.key); }
   static bool less(const Entry& a, const Entry& b) { return a < b; }
   static bool combine(Entry&, const Entry&) { return false; }
-  static const Entry* encode(const Entry* begin, const Entry* end, std::string& out) {
-    return encode_entries(begin, end, out, 0);
+  static const Entry* encode(const Entry* begin, const Entry* end, std::size_t bytes, std::string& out) {
+    return encode_entries(begin, end, bytes, out, 0);
   }
 
   template <class F>

@@ -19,11 +19,11 @@ using Entry = PositionIndexWriter::Entry;
 // A batch's entries as the writer collects them, written as IndexCodec writes Entries.
 struct BatchCodec {
   using Entry = PositionIndexWriter::Packed;
-  static constexpr std::size_t ChunkEntries = IndexCodec::ChunkEntries;
+  static constexpr std::size_t MinEntryBytes = IndexCodec::MinEntryBytes;
   std::int64_t base;  // the batch's first game
   [[nodiscard]] std::int64_t sql_key(const Entry& e) const { return std::int64_t(e.key); }
-  const Entry* encode(const Entry* begin, const Entry* end, std::string& out) const {
-    return encode_entries(begin, end, out, base);
+  const Entry* encode(const Entry* begin, const Entry* end, std::size_t bytes, std::string& out) const {
+    return encode_entries(begin, end, bytes, out, base);
   }
 };
 

@@ -8,11 +8,11 @@
 // static):
 //
 //   using Entry = ...;
-//   static constexpr std::size_t ChunkEntries;        // at most, in one chunk
+//   static constexpr std::size_t MinEntryBytes;       // the fewest bytes an encoded entry takes
 //   static std::int64_t sql_key(const Entry&);        // the chunk's key columns; ordered as entries are
-//   static const Entry* encode(const Entry* begin, const Entry* end, std::string& out);
+//   static const Entry* encode(const Entry* begin, const Entry* end, std::size_t bytes, std::string& out);
 //                                                    // entries from begin (one at least) while
-//                                                    // out stays within ChunkBytes; returns the stop
+//                                                    // out stays within `bytes`; returns the stop
 //   template <class F> static bool decode(std::int64_t first_key, std::string_view data, F&& f);
 //                                                    // f(const Entry&) -> false to stop; false: damaged
 //   static bool less(const Entry&, const Entry&);     // the run's order
@@ -39,27 +39,37 @@
 
 namespace qipu::db::runs {
 
-// A chunk's bytes at most. A row of this size fills a 4,096-byte page of the posting table
-// alone (the chunk, at most 30 bytes of record, 13 of cell and 8 of page header) without
-// spilling to an overflow page, which begins past 4,061 bytes of record. Each row costs a
-// B-tree insert, read and delete in every merge: chunks of 1,984 bytes, two to a page, made
-// twice the rows, and the 1 M-game step into 6 M took 37.3 s on average with them, 33.9 with
-// these (bench_import.md, 2026-12-03). Rows of a fixed number of entries, about 1,850
-// bytes, had left a quarter of the pages empty (2026-12-01).
-constexpr std::size_t ChunkBytes = 4000;
+// A chunk's bytes at most in a database of pages of `page_size` bytes: a row of this size
+// fills a page of the posting table alone (the chunk, at most 30 bytes of record, 13 of
+// cell and 8 of page header) without spilling to an overflow page, which begins 35 bytes
+// short of the page. Each row costs a B-tree insert, read and delete in every merge:
+// chunks of half a page made twice the rows, and the 1 M-game step into 6 M took 37.3 s on
+// average with them, 33.9 with a page each (bench_import.md, 2026-12-03); pages of 16 KB
+// and chunks to match took the step into 2 M from 31.5 s to 27.0 (2026-12-05).
+constexpr std::size_t chunk_bytes_for(std::size_t page_size) { return page_size - 96; }
+
+// The chunk size of db's posting tables.
+inline std::size_t chunk_bytes(Connection& db) {
+  auto st = db.prepare("PRAGMA page_size");
+  // SQLite's pages are 512 to 65,536 bytes: anything else is not its answer.
+  std::int64_t page = st.step() ? st.int64(0) : 0;
+  if (page < 512 || page > 65536) throw DbError("the database reports a page size of " + std::to_string(page));
+  return chunk_bytes_for(std::size_t(page));
+}
 
 // A codec's encode, the entries' own layout left to `put`: entries from `begin` on, until the
-// chunk holds more than ChunkBytes (one entry at least). put(entry, previous entry or nullptr
+// chunk holds more than `bytes` (one entry at least). put(entry, previous entry or nullptr
 // for the chunk's first, at) writes the entry at `at`, in at most `entry_bytes`, and returns
 // where it ends. Returns the first entry left out.
 template <class E, class Put>
-const E* encode_chunk(const E* begin, const E* end, std::string& out, std::size_t entry_bytes, Put&& put) {
-  out.resize(ChunkBytes + entry_bytes);
+const E* encode_chunk(const E* begin, const E* end, std::size_t bytes, std::string& out, std::size_t entry_bytes,
+                      Put&& put) {
+  out.resize(bytes + entry_bytes);
   char* p = out.data();
   const E* e = begin;
   for (; e != end; ++e) {
     char* q = put(*e, e == begin ? nullptr : e - 1, p);
-    if (std::size_t(q - out.data()) > ChunkBytes && e != begin) break;
+    if (std::size_t(q - out.data()) > bytes && e != begin) break;
     p = q;
   }
   out.resize(std::size_t(p - out.data()));
@@ -84,25 +94,26 @@ constexpr std::int64_t WholeRun = INT64_MIN;
 // source: runs are read in id order, which must stay the games' order.
 constexpr std::int64_t RunIdGap = 1 << 16;
 
-// Cuts entries, given in sorted order, into chunks and hands each to `emit` (its first and
-// last sql_key, its bytes and how many entries it holds). The codec is an object so that one
-// may carry state (the position index's batch encodes game ids as offsets from the batch's
-// first); codecs of static functions are called the same way.
+// Cuts entries, given in sorted order, into chunks of at most `bytes` (chunk_bytes) and
+// hands each to `emit` (its first and last sql_key, its bytes and how many entries it holds). The codec is an object so
+// that one may carry state (the position index's batch encodes game ids as offsets from the batch's first); codecs of
+// static functions are called the same way.
 template <class Codec>
 class Chunker {
  public:
   using Entry = typename Codec::Entry;
   using Emit = std::function<void(std::int64_t first, std::int64_t last, const std::string& data, std::size_t n)>;
-  Chunker(Codec codec, Emit emit) : codec_(codec), emit_(std::move(emit)) {}
+  Chunker(Codec codec, std::size_t bytes, Emit emit)
+      : codec_(codec), bytes_(bytes), most_(bytes / Codec::MinEntryBytes + 1), emit_(std::move(emit)) {}
   void add(const Entry& e) {
     buffer_.push_back(e);
-    if (buffer_.size() >= BufferedChunks * Codec::ChunkEntries) write_buffer(false);
+    if (buffer_.size() >= BufferedChunks * most_) write_buffer(false);
   }
   // Sorted entries that follow those added before: cut from the caller's array, not copied.
   void add(const Entry* begin, const Entry* end) {
     if (buffer_.empty()) begin = write_chunks(begin, end, false);
     buffer_.insert(buffer_.end(), begin, end);
-    if (buffer_.size() >= BufferedChunks * Codec::ChunkEntries) write_buffer(false);
+    if (buffer_.size() >= BufferedChunks * most_) write_buffer(false);
   }
   void finish() { write_buffer(true); }
 
@@ -112,13 +123,13 @@ class Chunker {
   // about twice: a fifth of the main thread's copying in an import).
   static constexpr std::size_t BufferedChunks = 8;
 
-  // Writes chunks from [begin, end), each the first entries of the next ChunkEntries that
-  // fit in ChunkBytes, while ChunkEntries are left (or, with `last`, to the end); returns
-  // the first entry not written.
+  // Writes chunks from [begin, end), each the first entries that fit in bytes_, while more
+  // are left than a chunk can hold (or, with `last`, to the end); returns the first entry
+  // not written.
   const Entry* write_chunks(const Entry* begin, const Entry* end, bool last) {
-    while (begin != end && (last || std::size_t(end - begin) >= Codec::ChunkEntries)) {
-      const Entry* window = begin + std::min<std::size_t>(std::size_t(end - begin), Codec::ChunkEntries);
-      const Entry* stop = codec_.encode(begin, window, data_);
+    while (begin != end && (last || std::size_t(end - begin) >= most_)) {
+      const Entry* window = begin + std::min<std::size_t>(std::size_t(end - begin), most_);
+      const Entry* stop = codec_.encode(begin, window, bytes_, data_);
       emit_(codec_.sql_key(*begin), codec_.sql_key(stop[-1]), data_, std::size_t(stop - begin));
       begin = stop;
     }
@@ -130,6 +141,8 @@ class Chunker {
   }
 
   Codec codec_;
+  std::size_t bytes_;
+  std::size_t most_;  // entries a chunk may hold
   Emit emit_;
   std::vector<Entry> buffer_;
   std::string data_;
@@ -148,8 +161,11 @@ class Writer {
         t_(t),
         ins_(db.prepare(std::string("INSERT INTO ") + t.posting +
                         "(segment, first_key, last_key, data) VALUES (?, ?, ?, ?)")),
-        chunks_(codec, [this](std::int64_t first, std::int64_t last, const std::string& data,
-                              std::size_t n) { put(first, last, data, n); }),
+        bytes_(chunk_bytes(db)),
+        chunks_(codec, bytes_,
+                [this](std::int64_t first, std::int64_t last, const std::string& data, std::size_t n) {
+                  put(first, last, data, n);
+                }),
         id_(id) {}
   void add(const Entry& e) { chunks_.add(e); }
   void add(const Entry* begin, const Entry* end) { chunks_.add(begin, end); }
@@ -168,6 +184,7 @@ class Writer {
         .run();
   }
   [[nodiscard]] std::uint64_t count() const { return count_; }
+  [[nodiscard]] std::size_t chunk_size() const { return bytes_; }
 
  private:
   static std::int64_t new_run(Connection& db, Tables t) {
@@ -186,6 +203,7 @@ class Writer {
   Connection& db_;
   Tables t_;
   Statement ins_;
+  std::size_t bytes_;
   Chunker<Codec> chunks_;
   std::int64_t id_;
   bool counts_run_ = false;
@@ -316,14 +334,15 @@ class ParallelMerge {
  public:
   using Entry = typename Codec::Entry;
   using Chunk = std::tuple<std::int64_t, std::int64_t, std::string, std::size_t>;  // first, last, data, n
-  // Merges the entries from sql_key `from` on; stops once `budget` entries are cut and a
-  // key ends (boundary() then says where).
+  // Merges the entries from sql_key `from` on into chunks of `bytes`; stops once `budget`
+  // entries are cut and a key ends (boundary() then says where).
   // With `popular`, the keys popular in a merge of `merged` entries in all (its parts
   // together) are added to it (read it once take has returned false).
-  ParallelMerge(std::size_t runs, std::int64_t from, std::uint64_t budget, PopularKeys* popular = nullptr,
-                std::uint64_t merged = 0)
+  ParallelMerge(std::size_t runs, std::int64_t from, std::size_t bytes, std::uint64_t budget,
+                PopularKeys* popular = nullptr, std::uint64_t merged = 0)
       : runs_(runs),
         from_(from),
+        bytes_(bytes),
         budget_(budget),
         popular_(popular),
         popular_at_(popular ? popular->rule.at(merged) : UINT64_MAX),
@@ -410,8 +429,9 @@ class ParallelMerge {
   // The k-way merge: ties go to the older run; entries the codec combines become one.
   void run() {
     try {
-      Chunker<Codec> out(
-          Codec{}, [this](std::int64_t f, std::int64_t l, const std::string& d, std::size_t n) { emit(f, l, d, n); });
+      Chunker<Codec> out(Codec{}, bytes_, [this](std::int64_t f, std::int64_t l, const std::string& d, std::size_t n) {
+        emit(f, l, d, n);
+      });
       std::optional<Entry> pending;
       const std::size_t n = runs_.size();
       std::vector<const Entry*> heads(n + 1, nullptr);  // heads[n]: no run
@@ -483,6 +503,7 @@ class ParallelMerge {
 
   std::vector<RunBuffer<Codec>> runs_;
   const std::int64_t from_;
+  const std::size_t bytes_;
   const std::uint64_t budget_;
   PopularKeys* const popular_;
   const std::uint64_t popular_at_;
@@ -514,7 +535,7 @@ std::optional<std::int64_t> merge_into(Connection& db, Tables t, const std::vect
                                " WHERE segment = ? AND last_key >= ? ORDER BY last_key, id"));
     reads.back().bind(1, id).bind(2, from);
   }
-  ParallelMerge<Codec> merge(n, from, budget, popular, merged);
+  ParallelMerge<Codec> merge(n, from, out.chunk_size(), budget, popular, merged);
   std::vector<typename ParallelMerge<Codec>::Chunk> cut;
   auto insert = [&](bool wait) {
     bool more = merge.take(cut, wait);
