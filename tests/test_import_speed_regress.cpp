@@ -81,12 +81,15 @@ TEST_CASE("import merges runs by size only: never MergeFanout runs of one level"
 
 namespace {
 
-// Every chunk of the posting tables fills its page alone without an overflow page, and all
-// but each run's last come near the limit (full chunks, not a fixed number of entries).
+// Every chunk of the position index fills its page alone without an overflow page, the
+// aggregate's stay within LookupChunkBytes (a lookup decodes its chunk up to its key), and
+// all but each run's last come near their limit (full chunks, not a fixed number of entries).
 void check_chunks_fill_pages(db::Connection& c, std::int64_t page_size) {
   CHECK(count_of(c, "PRAGMA page_size") == page_size);
-  const auto limit = std::int64_t(db::runs::chunk_bytes(c));
-  for (const char* table : {"posting", "explore_posting"}) {
+  const auto page_chunk = std::int64_t(db::runs::chunk_bytes(c, {"segment", "posting", nullptr, true}));
+  CHECK(page_chunk == page_size - 96);
+  CHECK(std::int64_t(db::runs::chunk_bytes(c, {"explore_segment", "explore_posting"})) == 4000);
+  for (auto [table, limit] : {std::pair{"posting", page_chunk}, std::pair{"explore_posting", std::int64_t(4000)}}) {
     INFO(table);
     CHECK(count_of(c, std::string("SELECT max(length(data)) FROM ") + table) <= limit);
     CHECK(count_of(c, std::string("SELECT max(length(data)) FROM ") + table) > limit - 300);
@@ -101,7 +104,7 @@ void check_chunks_fill_pages(db::Connection& c, std::int64_t page_size) {
 
 }  // namespace
 
-TEST_CASE("import writes full chunks of a page each: 16 KB in a new database", "[import_speed]") {
+TEST_CASE("import writes the position index in chunks of a page: 16 KB in a new database", "[import_speed]") {
   // A chunk of a fixed 256 entries was about 1,850 bytes on the full corpus and more on a
   // small database (larger key deltas), leaving pages part empty; a row whose record is
   // over the page's limit (4,061 bytes in 4 KB pages) spills into an overflow page, read and
@@ -111,7 +114,8 @@ TEST_CASE("import writes full chunks of a page each: 16 KB in a new database", "
   check_chunks_fill_pages(*c, 16384);
 }
 
-TEST_CASE("import writes chunks that fit the 4 KB pages of a database made before", "[import_speed]") {
+TEST_CASE("import writes the position index in chunks that fit the 4 KB pages of a database made before",
+          "[import_speed]") {
   fs::path dir = temp_dir("import_speed_regress");
   std::string path = (dir / "pages4k.db").string();
   for (auto ext : {"", "-wal", "-shm"}) fs::remove(path + ext);

@@ -145,8 +145,9 @@ TEST_CASE("entries written before the player index kept results are checked agai
       return true;
     }));
     std::string data;
-    REQUIRE(db::IndexCodec::encode(entries.data(), entries.data() + entries.size(), db::runs::chunk_bytes(*c), data) ==
-            entries.data() + entries.size());
+    REQUIRE(db::IndexCodec::encode(entries.data(), entries.data() + entries.size(),
+                                   db::runs::chunk_bytes(*c, {"player_segment", "player_posting"}),
+                                   data) == entries.data() + entries.size());
     update.reset();
     update.bind_blob(1, data.data(), data.size()).bind(2, chunks.int64(0)).run();
   }

@@ -27,7 +27,7 @@ struct BatchCodec {
   }
 };
 
-constexpr runs::Tables IndexTables{"segment", "posting", "segment_merge"};
+constexpr runs::Tables IndexTables{"segment", "posting", "segment_merge", true};
 
 // The keys with at least `at` entries of sorted entries.
 void add_popular(const std::vector<PositionIndexWriter::Packed>& entries, std::uint64_t at,

@@ -48,14 +48,10 @@ namespace qipu::db::runs {
 // and chunks to match took the step into 2 M from 31.5 s to 27.0 (2026-12-05).
 constexpr std::size_t chunk_bytes_for(std::size_t page_size) { return page_size - 96; }
 
-// The chunk size of db's posting tables.
-inline std::size_t chunk_bytes(Connection& db) {
-  auto st = db.prepare("PRAGMA page_size");
-  // SQLite's pages are 512 to 65,536 bytes: anything else is not its answer.
-  std::int64_t page = st.step() ? st.int64(0) : 0;
-  if (page < 512 || page > 65536) throw DbError("the database reports a page size of " + std::to_string(page));
-  return chunk_bytes_for(std::size_t(page));
-}
+// The chunks of tables that a lookup reads one key of (Tables::whole_pages false): the
+// lookup decodes the chunk up to its key, and 16 KB chunks made a player's search at 10 M
+// games 3 ms slower (bench_import.md, 2026-12-05).
+constexpr std::size_t LookupChunkBytes = chunk_bytes_for(4096);
 
 // A codec's encode, the entries' own layout left to `put`: entries from `begin` on, until the
 // chunk holds more than `bytes` (one entry at least). put(entry, previous entry or nullptr
@@ -85,7 +81,20 @@ struct Tables {
   // the sources; `written` is how many the target holds. Without this table (nullptr) every
   // merge is done whole when it is due.
   const char* merge = nullptr;
+  // Chunks fill a page, however large (the position index, most of an import's rows);
+  // otherwise they stay within LookupChunkBytes.
+  bool whole_pages = false;
 };
+
+// The chunk size of t's posting table in db.
+inline std::size_t chunk_bytes(Connection& db, const Tables& t) {
+  auto st = db.prepare("PRAGMA page_size");
+  // SQLite's pages are 512 to 65,536 bytes: anything else is not its answer.
+  std::int64_t page = st.step() ? st.int64(0) : 0;
+  if (page < 512 || page > 65536) throw DbError("the database reports a page size of " + std::to_string(page));
+  std::size_t whole = chunk_bytes_for(std::size_t(page));
+  return t.whole_pages ? whole : std::min(whole, LookupChunkBytes);
+}
 
 // The boundary of a run no merge is reading: every entry counts.
 constexpr std::int64_t WholeRun = INT64_MIN;
@@ -161,7 +170,7 @@ class Writer {
         t_(t),
         ins_(db.prepare(std::string("INSERT INTO ") + t.posting +
                         "(segment, first_key, last_key, data) VALUES (?, ?, ?, ?)")),
-        bytes_(chunk_bytes(db)),
+        bytes_(chunk_bytes(db, t)),
         chunks_(codec, bytes_,
                 [this](std::int64_t first, std::int64_t last, const std::string& data, std::size_t n) {
                   put(first, last, data, n);
