@@ -104,14 +104,14 @@ void check_chunks_fill_pages(db::Connection& c, std::int64_t page_size) {
 
 }  // namespace
 
-TEST_CASE("import writes the position index in chunks of a page: 16 KB in a new database", "[import_speed]") {
+TEST_CASE("import writes the position index in chunks of a page: 8 KB in a new database", "[import_speed]") {
   // A chunk of a fixed 256 entries was about 1,850 bytes on the full corpus and more on a
   // small database (larger key deltas), leaving pages part empty; a row whose record is
   // over the page's limit (4,061 bytes in 4 KB pages) spills into an overflow page, read and
   // written apart from its own.
   std::string path = import_in_batches("chunks", 1042, 260);
   auto c = db::open_database(path, db::Connection::Mode::ReadOnly);
-  check_chunks_fill_pages(*c, 16384);
+  check_chunks_fill_pages(*c, 8192);
 }
 
 TEST_CASE("import writes the position index in chunks that fit the 4 KB pages of a database made before",

@@ -112,7 +112,7 @@ TEST_CASE("the player index gives each player's games as a scan does, after impo
   auto c = db::open_database(fresh_db("batches").string(), db::Connection::Mode::ReadWrite);
   import(*c, games, 0, 600, 1, 50);
   import(*c, games, 600, games.size(), 1, 1000);
-  // The same games sixteen times more, so that runs hold several chunks (of 16 KB) and a
+  // The same games sixteen times more, so that runs hold several chunks (of 4 KB) and a
   // player's games go on from one chunk into the next.
   import(*c, games, 0, games.size(), 16, 700);
   CHECK(number(*c, "SELECT count(*) FROM player_segment") > 1);

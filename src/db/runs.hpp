@@ -44,13 +44,13 @@ namespace qipu::db::runs {
 // cell and 8 of page header) without spilling to an overflow page, which begins 35 bytes
 // short of the page. Each row costs a B-tree insert, read and delete in every merge:
 // chunks of half a page made twice the rows, and the 1 M-game step into 6 M took 37.3 s on
-// average with them, 33.9 with a page each (bench_import.md, 2026-12-03); pages of 16 KB
-// and chunks to match took the step into 2 M from 31.5 s to 27.0 (2026-12-05).
+// average with them, 33.9 with a page each (bench_import.md, 2026-12-03); pages of 8 KB
+// and chunks to match took the step into 2 M from 31.0 s to 29.1 (2026-12-05).
 constexpr std::size_t chunk_bytes_for(std::size_t page_size) { return page_size - 96; }
 
 // The chunks of tables that a lookup reads one key of (Tables::whole_pages false): the
-// lookup decodes the chunk up to its key, and 16 KB chunks made a player's search at 10 M
-// games 3 ms slower (bench_import.md, 2026-12-05).
+// lookup decodes the chunk up to its key, and 16 KB chunks made a player's search at 1 M
+// games 5 ms slower (bench_import.md, 2026-12-05).
 constexpr std::size_t LookupChunkBytes = chunk_bytes_for(4096);
 
 // A codec's encode, the entries' own layout left to `put`: entries from `begin` on, until the

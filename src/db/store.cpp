@@ -36,10 +36,12 @@ namespace {
 
 constexpr std::int64_t ApplicationId = 0x71697075;  // "qipu"
 // The page size of the databases qipu makes (SQLite's default is 4,096): the position
-// index's runs are written and merged a page-sized chunk at a time, and four times fewer
-// rows and reads took the 1 M-game step into 2 M from 31.5 s to 27.0 (bench_import.md,
+// index's runs are written and merged a page-sized chunk at a time, and half the rows
+// and reads took the 1 M-game step into 2 M from 31.0 s to 29.1 (16 KB: 27.5). But a
+// query reads whole pages for rows of a few hundred bytes: the Breyer's explore at 1 M
+// games took 10.9 ms in 4 KB pages, 13.8 in 8 KB and 15.9 in 16 KB (bench_import.md,
 // 2026-12-05). Databases made before keep their pages, and chunks to fit them.
-constexpr int NewPageSize = 16384;
+constexpr int NewPageSize = 8192;
 constexpr std::array<std::string_view, 7> Roster = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
 // Tags kept in columns besides the roster, with the letter tag_layout uses for each.
 constexpr std::array<std::string_view, 3> ColumnTags = {"WhiteElo", "BlackElo", "ECO"};
