@@ -49,8 +49,8 @@ namespace qipu::db::runs {
 constexpr std::size_t chunk_bytes_for(std::size_t page_size) { return page_size - 96; }
 
 // The chunks of tables that a lookup reads one key of (Tables::whole_pages false): the
-// lookup decodes the chunk up to its key, and 16 KB chunks made a player's search at 1 M
-// games 5 ms slower (bench_import.md, 2026-12-05).
+// lookup decodes the chunk up to its key, and in 16 KB pages a player's search at 1 M
+// games took 19.8 ms with chunks of a page, 18.0 with these (bench_import.md, 2026-12-05).
 constexpr std::size_t LookupChunkBytes = chunk_bytes_for(4096);
 
 // A codec's encode, the entries' own layout left to `put`: entries from `begin` on, until the
@@ -104,9 +104,10 @@ constexpr std::int64_t WholeRun = INT64_MIN;
 constexpr std::int64_t RunIdGap = 1 << 16;
 
 // Cuts entries, given in sorted order, into chunks of at most `bytes` (chunk_bytes) and
-// hands each to `emit` (its first and last sql_key, its bytes and how many entries it holds). The codec is an object so
-// that one may carry state (the position index's batch encodes game ids as offsets from the batch's first); codecs of
-// static functions are called the same way.
+// hands each to `emit` (its first and last sql_key, its bytes and how many entries it
+// holds). The codec is an object so that one may carry state (the position index's batch
+// encodes game ids as offsets from the batch's first); codecs of static functions are
+// called the same way.
 template <class Codec>
 class Chunker {
  public:
