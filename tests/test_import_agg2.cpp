@@ -56,19 +56,12 @@ struct ItemCodec {
   static constexpr std::size_t MinEntryBytes = 3;
   static std::int64_t sql_key(const Item& e) { return std::int64_t(e.key >> 16); }
   static const Item* encode(const Item* begin, const Item* end, std::size_t bytes, std::string& out) {
-    out.resize(bytes + 3 * db::MaxVarint);
-    char* p = out.data();
-    const Item* e = begin;
-    for (std::uint64_t prev = begin->key >> 16; e != end; ++e) {
-      char* q = db::put_varint(p, (e->key >> 16) - prev);
-      q = db::put_varint(q, e->game);
-      q = db::put_varint(q, e->ply);
-      if (std::size_t(q - out.data()) > bytes && e != begin) break;
-      p = q;
-      prev = e->key >> 16;
-    }
-    out.resize(std::size_t(p - out.data()));
-    return e;
+    return db::runs::encode_chunk(begin, end, bytes, out, 3 * db::MaxVarint,
+                                  [](const Item& e, const Item* prev, char* q) {
+                                    q = db::put_varint(q, (e.key >> 16) - (prev ? prev->key >> 16 : e.key >> 16));
+                                    q = db::put_varint(q, e.game);
+                                    return db::put_varint(q, e.ply);
+                                  });
   }
 };
 

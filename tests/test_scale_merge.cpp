@@ -46,19 +46,12 @@ struct CountedCodec {
     return true;
   }
   static const Entry* encode(const Entry* begin, const Entry* end, std::size_t bytes, std::string& out) {
-    out.resize(bytes + 2 * db::MaxVarint);
-    char* p = out.data();
-    std::int64_t prev = begin->key;
-    const Entry* e = begin;
-    for (; e != end; ++e) {
-      // Unsigned: a damaged run's keys may go back by more than an int64 holds.
-      char* q = db::put_varint(db::put_varint(p, std::uint64_t(e->key) - std::uint64_t(prev)), e->count);
-      if (std::size_t(q - out.data()) > bytes && e != begin) break;
-      p = q;
-      prev = e->key;
-    }
-    out.resize(std::size_t(p - out.data()));
-    return e;
+    return db::runs::encode_chunk(
+        begin, end, bytes, out, 2 * db::MaxVarint, [](const Entry& e, const Entry* prev, char* q) {
+          // Unsigned: a damaged run's keys may go back by more than an int64 holds.
+          std::uint64_t delta = std::uint64_t(e.key) - std::uint64_t(prev ? prev->key : e.key);
+          return db::put_varint(db::put_varint(q, delta), e.count);
+        });
   }
   template <class F>
   static bool decode(std::int64_t first_key, std::string_view data, F&& f) {

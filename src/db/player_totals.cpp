@@ -60,7 +60,8 @@ using TotalEntry = PlayerTotalsWriter::Entry;
 
 struct TotalCodec {
   using Entry = TotalEntry;
-  static constexpr std::size_t MinEntryBytes = 9;  // 9 fields
+  static constexpr std::size_t Fields = 9;  // the player's delta, 4 counts, 4 optional values
+  static constexpr std::size_t MinEntryBytes = Fields;
   static std::int64_t sql_key(const Entry& e) { return e.player; }
   static bool less(const Entry& a, const Entry& b) { return a.player < b.player; }
   static bool combine(Entry& into, const Entry& e) {
@@ -68,17 +69,15 @@ struct TotalCodec {
     add_total(into.total, e.total);
     return true;
   }
+  static char* put(const Entry& e, const Entry* prev, char* q) {
+    const PlayerTotal& t = e.total;
+    q = put_varint(q, std::uint64_t(e.player - (prev ? prev->player : e.player)));
+    for (auto n : {t.games, t.wins, t.draws, t.losses}) q = put_varint(q, std::uint64_t(n));
+    for (auto v : {t.min_elo, t.max_elo, t.first_date, t.last_date}) q = put_varint(q, optional_field(v));
+    return q;
+  }
   static const Entry* encode(const Entry* begin, const Entry* end, std::size_t bytes, std::string& out) {
-    constexpr std::size_t Fields = 9;
-    return runs::encode_chunk(begin, end, bytes, out, Fields * MaxVarint,
-                              [](const Entry& e, const Entry* prev, char* q) {
-                                const PlayerTotal& t = e.total;
-                                q = put_varint(q, std::uint64_t(e.player - (prev ? prev->player : e.player)));
-                                for (auto n : {t.games, t.wins, t.draws, t.losses}) q = put_varint(q, std::uint64_t(n));
-                                for (auto v : {t.min_elo, t.max_elo, t.first_date, t.last_date})
-                                  q = put_varint(q, optional_field(v));
-                                return q;
-                              });
+    return runs::encode_chunk(begin, end, bytes, out, Fields * MaxVarint, put);
   }
   template <class F>
   static bool decode(std::int64_t first_key, std::string_view data, F&& f) {

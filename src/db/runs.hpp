@@ -395,7 +395,7 @@ class ParallelMerge {
   [[nodiscard]] std::optional<std::int64_t> boundary() const { return boundary_; }
 
  private:
-  static constexpr std::size_t MaxQueued = 256;  // chunks given, not yet decoded: about 1 MB
+  static constexpr std::size_t MaxQueued = 256;  // chunks given, not yet decoded: 1-2 MB
 
   // The current entry of run i, decoding its next chunk when needed; nullptr at its end.
   // A loop, not a call for each chunk that gives no entry: a damaged file's run of a

@@ -1,6 +1,7 @@
 // The position index: every mainline position of every game as (key, game, ply).
-// Entries are kept in sorted runs ("segments"), each cut into chunks of at most 4,000
-// bytes of delta-encoded entries, so a position costs a few bytes instead of a table row.
+// Entries are kept in sorted runs ("segments"), each cut into chunks of delta-encoded
+// entries that fill a database page each (8,096 bytes in the 8 KB pages of a new database),
+// so a position costs a few bytes instead of a table row.
 // Keys are stored as their top 48 bits: callers verify matches by replaying the game.
 #pragma once
 
