@@ -362,33 +362,39 @@ class ParallelMerge {
       std::lock_guard lock(mu_);
       stop_ = true;
     }
-    cv_.notify_all();
+    chunks_.notify_one();
     thread_.join();
   }
   // The next chunk of run i; waits while many are queued and the merge needs none of them.
   // False once the merge has stopped: it needs no more.
+  // Once the queue is full, waits until the merge has decoded half of it, so that the two
+  // threads take turns by the hundred chunks, not by the chunk: a wake-up for each chunk
+  // cost more than the chunk's decoding (futexes and rescheduling interrupts).
   bool give(std::size_t i, std::int64_t first_key, std::string data) {
     std::unique_lock lock(mu_);
-    cv_.wait(lock, [&] { return queued_ < MaxQueued || starved_ || stop_ || done_; });
+    if (queued_ >= MaxQueued) {
+      giver_waits_ = true;
+      room_.wait(lock, [&] { return queued_ <= MaxQueued / 2 || starved_ || stop_ || done_; });
+      giver_waits_ = false;
+    }
     if (done_) return false;
     runs_[i].chunks.emplace_back(first_key, std::move(data));
     ++queued_;
-    cv_.notify_all();
+    if (waited_run_ == i) chunks_.notify_one();
     return true;
   }
   void end(std::size_t i) {
     std::lock_guard lock(mu_);
     runs_[i].ended = true;
-    cv_.notify_all();
+    if (waited_run_ == i) chunks_.notify_one();
   }
   // Moves the merged chunks cut so far into `out`; false once the merge is over and all are taken.
   bool take(std::vector<Chunk>& out, bool wait) {
     std::unique_lock lock(mu_);
-    if (wait) cv_.wait(lock, [&] { return !out_.empty() || done_; });
+    if (wait) cut_.wait(lock, [&] { return !out_.empty() || done_; });
     if (error_) std::rethrow_exception(error_);
     for (auto& c : out_) out.push_back(std::move(c));
     out_.clear();
-    cv_.notify_all();
     return !(done_ && out.empty());
   }
   // Once take has returned false: the key the merge stopped before, or nothing at the runs' end.
@@ -405,15 +411,18 @@ class ParallelMerge {
       std::pair<std::int64_t, std::string> chunk;
       {
         std::unique_lock lock(mu_);
-        starved_ = r.chunks.empty() && !r.ended;
-        if (starved_) cv_.notify_all();
-        cv_.wait(lock, [&] { return !r.chunks.empty() || r.ended || stop_; });
-        starved_ = false;
+        if (r.chunks.empty() && !r.ended) {
+          starved_ = true;
+          waited_run_ = std::size_t(&r - runs_.data());
+          room_.notify_one();
+          chunks_.wait(lock, [&] { return !r.chunks.empty() || r.ended || stop_; });
+          waited_run_ = NoRun;
+          starved_ = false;
+        }
         if (r.chunks.empty()) return nullptr;
         chunk = std::move(r.chunks.front());
         r.chunks.pop_front();
-        --queued_;
-        cv_.notify_all();
+        if (--queued_ <= MaxQueued / 2 && giver_waits_) room_.notify_one();
       }
       r.entries.clear();
       r.at = 0;
@@ -433,7 +442,7 @@ class ParallelMerge {
   void emit(std::int64_t first, std::int64_t last, const std::string& data, std::size_t n) {
     std::lock_guard lock(mu_);
     out_.emplace_back(first, last, data, n);
-    cv_.notify_all();
+    cut_.notify_one();
   }
 
   // The k-way merge: ties go to the older run; entries the codec combines become one.
@@ -493,7 +502,8 @@ class ParallelMerge {
     }
     std::lock_guard lock(mu_);
     done_ = true;
-    cv_.notify_all();
+    room_.notify_one();
+    cut_.notify_one();
   }
   // Counts the entries of each key written, for popular_.
   void count(const Entry& e) {
@@ -520,10 +530,14 @@ class ParallelMerge {
   std::int64_t counted_key_ = 0;
   std::uint64_t counted_ = 0;
   std::optional<std::int64_t> boundary_;  // written by the merge thread before done_
+  static constexpr std::size_t NoRun = SIZE_MAX;
   std::mutex mu_;
-  std::condition_variable cv_;
+  // One for each thread's reason to wait, so that a thread wakes only when it can go on:
+  // the giver for room, the merge for the run it waits on, the taker for cut chunks.
+  std::condition_variable room_, chunks_, cut_;
   std::size_t queued_ = 0;
-  bool starved_ = false, done_ = false;
+  std::size_t waited_run_ = NoRun;  // the run whose chunk the merge waits for
+  bool starved_ = false, done_ = false, giver_waits_ = false;
   std::atomic<bool> stop_ = false;  // the caller gave up (an error): set under mu_, read without
   std::deque<Chunk> out_;
   std::exception_ptr error_;
