@@ -241,12 +241,12 @@ void import_games(db::Connection& c, const std::vector<game::GameRecord>& games,
   imp.finish();
 }
 
-// The count of `key` in the runs as a lookup reads them (runs::for_each_from).
+// The count of `key` in the runs as a lookup reads them (runs::for_each_of_key).
 std::uint64_t count_of_key(db::Connection& c, std::int64_t key) {
   std::uint64_t n = 0;
-  db::runs::for_each_from<CountedCodec>(c, PartTables, key, [&](const Counted& e) {
-    if (e.key == key) n += e.count;
-    return e.key <= key;
+  db::runs::for_each_of_key<CountedCodec>(c, PartTables, key, [&](const Counted& e) {
+    n += e.count;
+    return true;
   });
   return n;
 }
@@ -395,9 +395,9 @@ TEST_CASE("a chunk that does not decode is an error for lookups and merges, not 
   c->exec("UPDATE tpost SET data = x'0180' WHERE segment = (SELECT min(id) FROM tseg)");
   auto count_2 = [&] {
     std::uint64_t n = 0;
-    db::runs::for_each_from<CountedCodec>(*c, TestTables, 2, [&](const Counted& e) {
-      n += e.key == 2;
-      return e.key <= 2;
+    db::runs::for_each_of_key<CountedCodec>(*c, TestTables, 2, [&](const Counted&) {
+      ++n;
+      return true;
     });
     return n;
   };
@@ -406,6 +406,25 @@ TEST_CASE("a chunk that does not decode is an error for lookups and merges, not 
   CHECK_THROWS_AS(db::runs::merge_by_size<CountedCodec>(*c, TestTables, db::IndexRunBase), db::DbError);
   c->exec("ROLLBACK");
   CHECK(import_test::number(*c, "SELECT count(*) FROM tseg") == 8);  // nothing merged away
+}
+
+TEST_CASE("a lookup of one key reads no run past the entry where its caller stops", "[scale_merge]") {
+  // Eight runs holding key 2 once each; the newest run's chunk does not decode, so reading
+  // it is an error that shows which runs a lookup read.
+  auto c = test_tables("lookup_stops");
+  for (int r = 0; r < 8; ++r) write_run(*c, {1, 2, 3, 10 + r});
+  c->exec("UPDATE tpost SET data = x'0180' WHERE segment = (SELECT max(id) FROM tseg)");
+  auto count_2 = [&](std::uint64_t stop_after) {
+    std::uint64_t n = 0;
+    db::runs::for_each_of_key<CountedCodec>(*c, TestTables, 2, [&](const Counted& e) {
+      CHECK(e.key == 2);  // never another key's entry
+      return ++n < stop_after;
+    });
+    return n;
+  };
+  CHECK(count_2(1) == 1);
+  CHECK(count_2(7) == 7);
+  CHECK_THROWS_AS(count_2(8), db::DbError);  // the eighth run is read only when asked for
 }
 
 TEST_CASE("a damaged run whose keys go back does not hold a merge in parts at one boundary", "[scale_merge]") {

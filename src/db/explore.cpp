@@ -161,9 +161,9 @@ MoveStats stats_of(const AggEntry& e) {
 
 // The rows of one position in the runs of `t`, added to by_move (by move symbol).
 void add_rows(Connection& db, runs::Tables t, Key k, std::array<AggEntry, 256>& by_move) {
-  runs::for_each_from<AggCodec>(db, t, signed_key(k), [&](const AggEntry& e) {
-    if (e.key == k) by_move[e.move].add(e);
-    return e.key <= k;
+  runs::for_each_of_key<AggCodec>(db, t, signed_key(k), [&](const AggEntry& e) {
+    by_move[e.move].add(e);
+    return true;
   });
 }
 

@@ -101,9 +101,9 @@ void merge_position_index(Connection& db, std::uint64_t added, Popularity rule, 
 std::vector<PositionHit> lookup_position(Connection& db, Key key) {
   std::uint64_t k = index_key(key);
   std::vector<PositionHit> hits;
-  runs::for_each_from<IndexCodec>(db, IndexTables, std::int64_t(k), [&](const Entry& e) {
-    if (e.key == k) hits.push_back({e.game, e.ply});
-    return e.key <= k;
+  runs::for_each_of_key<IndexCodec>(db, IndexTables, std::int64_t(k), [&](const Entry& e) {
+    hits.push_back({e.game, e.ply});
+    return true;
   });
   std::sort(hits.begin(), hits.end(), [](const PositionHit& a, const PositionHit& b) {
     return a.game != b.game ? a.game < b.game : a.ply < b.ply;
@@ -114,15 +114,12 @@ std::vector<PositionHit> lookup_position(Connection& db, Key key) {
 void for_each_hit(Connection& db, Key key, const std::function<bool(const PositionHit&)>& f) {
   std::uint64_t k = index_key(key);
   std::int64_t last = -1;
-  bool more = true;
-  runs::for_each_from<IndexCodec>(db, IndexTables, std::int64_t(k), [&](const Entry& e) {
-    if (!more || e.key > k) return false;
-    if (e.key < k) return true;
+  runs::for_each_of_key<IndexCodec>(db, IndexTables, std::int64_t(k), [&](const Entry& e) {
     // Games get ever larger ids and merges join neighbouring runs, so runs hold consecutive
     // games, oldest first; a database that breaks this would make callers skip matches.
     if (e.game < last) throw DbError("the position index is not in game order: import the games into a new database");
     last = e.game;
-    return more = f({e.game, e.ply});
+    return f({e.game, e.ply});
   });
 }
 

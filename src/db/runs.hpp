@@ -747,23 +747,26 @@ class Snapshot {
   std::optional<Transaction> tx_;
 };
 
-// Calls f(entry) for the entries of every run from the first chunk that may hold `key`
-// (sql_key order) while f returns true, run by run, oldest first.
+// Calls f(entry) for the entries of sql_key `key`, run by run, oldest first, while f
+// returns true: a lookup of one key, reading in each run only the chunks that may hold it.
 template <class Codec, class F>
-void for_each_from(Connection& db, Tables t, std::int64_t key, F&& f) {
+void for_each_of_key(Connection& db, Tables t, std::int64_t key, F&& f) {
   Snapshot snapshot(db);
   auto st = db.prepare(std::string("SELECT first_key, data FROM ") + t.posting +
                        " WHERE segment = ? AND last_key >= ? ORDER BY last_key, id");
   auto r = list(db, t);
-  for (std::size_t i = 0; i < r.ids.size(); ++i) {
-    std::int64_t from = r.from[i];  // below it, a merge in progress holds the run's entries
-    if (key < from) continue;
+  bool stopped = false;
+  for (std::size_t i = 0; i < r.ids.size() && !stopped; ++i) {
+    if (key < r.from[i]) continue;  // below from, a merge in progress holds the run's entries
     st.bind(1, r.ids[i]).bind(2, key);
-    bool more = true;
-    while (more && st.step()) {
-      if (st.int64(0) > key) break;
-      if (!Codec::decode(st.int64(0), st.blob(1),
-                         [&](const typename Codec::Entry& e) { return Codec::sql_key(e) < from || (more = f(e)); }))
+    bool past = false;  // the run's entries of the key are done
+    while (!past && st.step() && st.int64(0) <= key) {
+      if (!Codec::decode(st.int64(0), st.blob(1), [&](const typename Codec::Entry& e) {
+            std::int64_t k = Codec::sql_key(e);
+            if (k < key) return true;
+            past = k > key || (stopped = !f(e));
+            return !past;
+          }))
         throw DbError(std::string("a chunk of run ") + std::to_string(r.ids[i]) + " in " + t.posting +
                       " does not decode (a damaged file): import the games into a new database");
     }

@@ -440,13 +440,16 @@ template <class F>
 std::uint64_t for_each_verified(Connection& db, const Position& pos, const std::string& columns,
                                 const GameQuery& filter, F&& f, std::size_t max = SIZE_MAX, IdRange skip = {1, 0}) {
   auto skipped = [&](std::int64_t id) { return id >= skip.first && id <= skip.last; };
+  // Hits come in game order: once one is in a `skip` that reaches the last game, so are all
+  // the rest, which need not be read (most of a deep position's, whose rows count them).
+  const bool skip_to_end = skip.first <= skip.last && skip.last >= kept::last_game_id(db);
   HitScanner scan(db, columns, filter);
   Verifier verify(db, pos);
   std::int64_t game = -1;
   bool open = false;  // the current game passes the filter and has not matched yet
   std::size_t found = 0;
   for_each_hit(db, pos.key(), [&](const PositionHit& h) {
-    if (skipped(h.game)) return true;
+    if (skipped(h.game)) return !skip_to_end;
     if (h.game != game) {
       db.check_deadline();
       open = scan.seek(game = h.game);
