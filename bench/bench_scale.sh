@@ -12,6 +12,11 @@
 # written to a file in the temporary folder first, untimed, so that make_corpus's mawk does
 # not compete with the import for the cores; 0 pipes them in as it makes them), TMPDIR (where
 # that file goes: about 700 MB a million games). Needs hyperfine, sqlite3, gnuplot-nox.
+#
+# calib_cpu_s: the CPU seconds of `qipu check --jobs 1` on the same 200,000 games (about a
+# second), before and after each step (the mean): one thread's fixed work, so that a step
+# slowed by the machine (a shared VM's speed varies by a fifth for minutes) can be told from
+# one slowed by the code.
 set -euo pipefail
 n=${1:-10000000}
 step=${2:-1000000}
@@ -83,8 +88,15 @@ time_queries() {
 # reused by later writes.
 header="games\tstep_games\twall_s\tcpu_s\tgames_per_s\trss_mb\tdb_bytes\tfree_bytes\tbytes_per_game\texplore_bytes_per_game\tpositions\tbytes_per_position"
 for q in "${names[@]}"; do header+="\t${q}_ms\t${q}_cpu_ms"; done
+header+="\tcalib_cpu_s"
 printf "$header\n" | tee "$out.tsv"
+"$here/make_corpus" 200000 0 > "$tmp/calib.pgn"
+calibrate() {
+  /usr/bin/time -f "%U %S" -o "$tmp/calib" "$qipu" check --jobs 1 "$tmp/calib.pgn" > /dev/null 2>&1 || true
+  awk '{ print $1 + $2 }' "$tmp/calib"
+}
 for ((done_ = 0; done_ < n; done_ += step)); do
+  calib_before=$(calibrate)
   this=$(( n - done_ < step ? n - done_ : step ))
   input=-
   if [[ ${PREGEN:-1} != 0 ]]; then
@@ -96,6 +108,7 @@ for ((done_ = 0; done_ < n; done_ += step)); do
     /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$qipu" import --db "$db" ${IMPORT_ARGS:-} "$input" > "$tmp/import" || true
   rm -f "$tmp/step.pgn"
   read -r wall user sys rss <<< "$(tail -1 "$tmp/time")"
+  calib=$(awk -v a="$calib_before" -v b="$(calibrate)" 'BEGIN { printf "%.2f", (a + b) / 2 }')
   games=$(sqlite3 "$db" "SELECT count(*) FROM game")
   bytes=$(stat -c %s "$db")
   # Entries of runs a merge in progress reads count in its target (schema 5); older files have no merges.
@@ -108,7 +121,8 @@ for ((done_ = 0; done_ < n; done_ += step)); do
     -v ib="$index_bytes" -v eb="$explore_bytes" -v fb="$free_bytes" 'BEGIN {
       printf "%d\t%d\t%.1f\t%.1f\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.1f\t%.0f\t%s", g, s, w, u + y, s / w, m / 1024, b, fb,
         (b - fb - ib - eb) / g, eb / g, p, (p > 0 ? sprintf("%.2f", ib / p) : "NA") }')
-  printf '%s\t%s\n' "$row" "$(time_queries)" | tee -a "$out.tsv"
+  timed=$(time_queries)
+  printf '%s\t%s\t%s\n' "$row" "${timed%$'\t'}" "$calib" | tee -a "$out.tsv"
 done
 
 plot "$out.tsv"
