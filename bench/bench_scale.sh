@@ -16,7 +16,7 @@
 # calib_cpu_s: the CPU seconds of `qipu check --jobs 1` on the same 200,000 games (about a
 # second), before and after each step (the mean): one thread's fixed work, so that a step
 # slowed by the machine (a shared VM's speed varies by a fifth for minutes) can be told from
-# one slowed by the code.
+# one slowed by the code. user_s, sys_s: the step's CPU time (cpu_s) in user and kernel mode.
 set -euo pipefail
 n=${1:-10000000}
 step=${2:-1000000}
@@ -88,7 +88,7 @@ time_queries() {
 # reused by later writes.
 header="games\tstep_games\twall_s\tcpu_s\tgames_per_s\trss_mb\tdb_bytes\tfree_bytes\tbytes_per_game\texplore_bytes_per_game\tpositions\tbytes_per_position"
 for q in "${names[@]}"; do header+="\t${q}_ms\t${q}_cpu_ms"; done
-header+="\tcalib_cpu_s"
+header+="\tcalib_cpu_s\tuser_s\tsys_s"
 printf "$header\n" | tee "$out.tsv"
 "$here/make_corpus" 200000 0 > "$tmp/calib.pgn"
 calibrate() {
@@ -122,7 +122,7 @@ for ((done_ = 0; done_ < n; done_ += step)); do
       printf "%d\t%d\t%.1f\t%.1f\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%.1f\t%.0f\t%s", g, s, w, u + y, s / w, m / 1024, b, fb,
         (b - fb - ib - eb) / g, eb / g, p, (p > 0 ? sprintf("%.2f", ib / p) : "NA") }')
   timed=$(time_queries)
-  printf '%s\t%s\t%s\n' "$row" "${timed%$'\t'}" "$calib" | tee -a "$out.tsv"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$row" "${timed%$'\t'}" "$calib" "$user" "$sys" | tee -a "$out.tsv"
 done
 
 plot "$out.tsv"
