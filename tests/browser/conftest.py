@@ -60,6 +60,7 @@ def browser(tmp_path_factory):
                 "--lang=en-US"):
         options.add_argument(arg)
     options.binary_location = "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # for a failure's report
     from selenium.webdriver.chrome.service import Service
     # Chromium leaves an empty org.chromium.Chromium.* folder in TMPDIR each run: in pytest's
     # temporary folder, which pytest prunes, rather than in /tmp for good.

@@ -4,7 +4,7 @@ import json
 import os
 import re
 
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -23,12 +23,28 @@ def wait(browser, css, timeout=60):
 
 
 def open_view(browser, url):
-    """Loads a view by its hash and waits until the page says it is drawn."""
+    """Loads a view by its hash and waits until the page says it is drawn. When it is not,
+    fails with what the page shows instead: a timeout under load once left nothing to go on."""
     browser.get(url)
     hash_ = url[url.index("#"):] if "#" in url else ""
-    until(browser,
-        lambda b: (b.execute_script("return document.body.dataset.ready") or "").startswith(hash_))
+    try:
+        until(browser,
+            lambda b: (b.execute_script("return document.body.dataset.ready") or "").startswith(hash_))
+    except TimeoutException:
+        shown = browser.execute_script(
+            "return {url: location.href, ready: document.body.dataset.ready || '',"
+            " error: (document.querySelector('#error') || {}).textContent || ''}")
+        raise AssertionError(f"the view {hash_} was not drawn in 60 s; the page: {shown}; "
+                             f"its console: {console(browser)}") from None
     wait(browser, "#view > *")
+
+
+def console(browser):
+    """The page's console messages, where the driver keeps them (conftest asks Chromium to)."""
+    try:
+        return [entry["message"] for entry in browser.get_log("browser")]
+    except Exception as e:  # a driver without logs: say so, the failure is still reported
+        return f"not available ({e.__class__.__name__})"
 
 
 def set_notation(browser, code):
