@@ -365,11 +365,10 @@ class ParallelMerge {
     chunks_.notify_one();
     thread_.join();
   }
-  // The next chunk of run i; waits while many are queued and the merge needs none of them.
-  // False once the merge has stopped: it needs no more.
-  // Once the queue is full, waits until the merge has decoded half of it, so that the two
-  // threads take turns by the hundred chunks, not by the chunk: a wake-up for each chunk
-  // cost more than the chunk's decoding (futexes and rescheduling interrupts).
+  // The next chunk of run i. When the queue is full and the merge needs none of its chunks,
+  // waits until the merge has decoded half of it, so that the two threads take turns by the
+  // hundred chunks, not by the chunk: a wake-up for each chunk cost more than decoding it
+  // (futexes and rescheduling interrupts). False once the merge has stopped: it needs no more.
   bool give(std::size_t i, std::int64_t first_key, std::string data) {
     std::unique_lock lock(mu_);
     if (queued_ >= MaxQueued) {
