@@ -11,7 +11,7 @@
 # RUNS (query runs, default 5; the mean is shown), PREGEN (default 1: each step's games are
 # written to a file in the temporary folder first, untimed, so that make_corpus's mawk does
 # not compete with the import for the cores; 0 pipes them in as it makes them), TMPDIR (where
-# that file goes: about 700 MB a million games). Needs hyperfine, sqlite3, gnuplot-nox.
+# that file goes: about 700 MB a million games, and 140 MB for the calibration's games). Needs hyperfine, sqlite3, gnuplot-nox.
 #
 # calib_cpu_s: the CPU seconds of `qipu check --jobs 1` on the same 200,000 games (about a
 # second), before and after each step (the mean): one thread's fixed work, so that a step
@@ -93,7 +93,7 @@ printf "$header\n" | tee "$out.tsv"
 "$here/make_corpus" 200000 0 > "$tmp/calib.pgn"
 calibrate() {
   /usr/bin/time -f "%U %S" -o "$tmp/calib" "$qipu" check --jobs 1 "$tmp/calib.pgn" > /dev/null 2>&1 || true
-  awk '{ print $1 + $2 }' "$tmp/calib"
+  tail -1 "$tmp/calib" | awk '{ print $1 + $2 }'  # time puts a line before it when check exits 1
 }
 for ((done_ = 0; done_ < n; done_ += step)); do
   calib_before=$(calibrate)
