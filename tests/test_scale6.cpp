@@ -68,11 +68,13 @@ TEST_CASE("one transaction of 45,000 games writes the runs of three of at most 2
   CHECK(number(*large, "SELECT count(*) FROM game") == std::int64_t(Games));
 }
 
-TEST_CASE("left to choose, an import into a database of 2 M game ids commits every 40,000 games", "[scale6]") {
-  // Transactions are a fiftieth of the largest game id when that is over 20,000: one game
-  // stored, then moved to id 2,000,000, stands for a large database.
-  auto c = imported("large_ids", 1, 20000);
-  c->exec("UPDATE game SET id = 2000000; UPDATE game_hash SET first_game = 2000000, last_game = 2000000");
+// The sizes of the transactions an import of 45,000 games left to choose makes into a
+// database whose one game has id `largest`: one game stored, then moved, stands for a large
+// database. One game_hash row a transaction, the moved game's first.
+std::vector<std::int64_t> transactions_after(const std::string& name, std::int64_t largest) {
+  auto c = imported(name, 1, 20000);
+  auto id = std::to_string(largest);
+  c->exec("UPDATE game SET id = " + id + "; UPDATE game_hash SET first_game = " + id + ", last_game = " + id);
   auto games = classics();
   db::EncodedGame enc = *db::encode_game(games[1]);
   db::ImportOptions o;
@@ -80,11 +82,18 @@ TEST_CASE("left to choose, an import into a database of 2 M game ids commits eve
   db::Importer imp(*c, o);
   for (int i = 0; i < 45000; ++i) imp.add("test", games[1], enc);
   imp.finish();
-  // One game_hash row a transaction: the moved game's, then 40,000 and the last 5,000.
   auto st = c->prepare("SELECT last_game - first_game + 1 FROM game_hash ORDER BY first_game");
   std::vector<std::int64_t> sizes;
   while (st.step()) sizes.push_back(st.int64(0));
-  CHECK(sizes == std::vector<std::int64_t>{1, 40000, 5000});
+  return sizes;
+}
+
+TEST_CASE("left to choose an import commits a fiftieth of the game ids already stored", "[scale6]") {
+  CHECK(transactions_after("ids_1500k", 1500000) == std::vector<std::int64_t>{1, 30000, 15000});
+}
+
+TEST_CASE("left to choose an import into 4 M game ids commits every 40000 games and not a fiftieth", "[scale6]") {
+  CHECK(transactions_after("ids_4m", 4000000) == std::vector<std::int64_t>{1, 40000, 5000});
 }
 
 TEST_CASE("an import deletes with secure_delete FAST and gives the connection its own back", "[scale6]") {

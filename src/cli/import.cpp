@@ -248,7 +248,7 @@ void setup_import(CLI::App& app) {
                 "Store games even when the same game (roster tags and moves) is already there");
   cmd->add_option("--batch", o->batch,
                   "Games per transaction: a killed import keeps every finished batch (default 20000, or a fiftieth of "
-                  "the games already in the database when more, up to 200000)")
+                  "the games already in the database when more, up to 40000)")
       ->check(CLI::Range(1, 10000000));
   cmd->add_option("--eco-file", o->eco_file,
                   "ECO lines for classifying games by position (default: " + std::string(db::DefaultEcoFile) +

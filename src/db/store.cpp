@@ -579,12 +579,13 @@ constexpr std::size_t RestartWalEvery = 8, RestartWalGames = 160000;
 constexpr std::size_t FlushGames = 20000;
 
 // Games per transaction when the caller leaves it to the importer: a fiftieth of the
-// database. Chosen while the players were indexed by SQLite indexes on game(white) and
-// game(black), each commit writing every page of them its games touched (1 M games into 6 M
-// without the position index wrote 1.5 GB instead of 2.8 in transactions of 100,000:
-// bench_import.md, 2026-12-02); not measured again since the player index became runs.
+// database, up to a quarter of RestartWalGames. The checkpointer can copy a transaction only
+// once it is committed, so the importer's wait before the WAL restarts is the copy of the
+// whole last one: with 200,000 games (the cap while the players were indexed by SQLite
+// indexes, whose pages each commit rewrote) that was 5 s of a 1 M step into 10 M, with
+// 40,000 it is 1.5 s (bench_import.md, 2026-12-05).
 std::size_t batch_for(std::int64_t existing) {
-  constexpr std::int64_t Least = 20000, Most = 200000;
+  constexpr std::int64_t Least = 20000, Most = std::int64_t(RestartWalGames / 4);
   return std::size_t(std::clamp(existing / 50, Least, Most));
 }
 

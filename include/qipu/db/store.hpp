@@ -150,7 +150,7 @@ struct ImportOptions {
   bool allow_duplicates = false;
   bool position_index = true;
   // Games per transaction (a killed import keeps every finished one); 0: 20,000, or a
-  // fiftieth of the games the database holds when that is more, up to 200,000.
+  // fiftieth of the games the database holds when that is more, up to 40,000.
   std::size_t batch_games = 0;
   // Positions past the aggregate's depth are counted as its positions are from the first run
   // or merge of the position index in which their key is popular on, so that the explorer
