@@ -96,21 +96,25 @@ TEST_CASE("left to choose an import into 4 M game ids commits every 40000 games 
   CHECK(transactions_after("ids_4m", 4000000) == std::vector<std::int64_t>{1, 40000, 5000});
 }
 
-TEST_CASE("an import deletes with secure_delete FAST and gives the connection its own back", "[scale6]") {
+TEST_CASE("an import deletes with secure_delete FAST in a 32 MB cache and gives the connection its own back",
+          "[scale6]") {
   auto c = db::open_database(import_test::temp_db("scale6", "secure").string(), db::Connection::Mode::ReadWrite);
-  c->exec("PRAGMA secure_delete = ON");
+  c->exec("PRAGMA secure_delete = ON; PRAGMA cache_size = -1000");
   auto games = classics();
   {
     db::Importer imp(*c, {});
     CHECK(number(*c, "PRAGMA secure_delete") == 2);  // FAST
+    CHECK(number(*c, "PRAGMA cache_size") == -32768);
     for (const auto& g : games) imp.add("test", g, *db::encode_game(g));
     imp.finish();
   }
   CHECK(number(*c, "PRAGMA secure_delete") == 1);
+  CHECK(number(*c, "PRAGMA cache_size") == -1000);
   {
     db::Importer imp(*c, {});  // destroyed without finish(), as by an error
   }
   CHECK(number(*c, "PRAGMA secure_delete") == 1);
+  CHECK(number(*c, "PRAGMA cache_size") == -1000);
 }
 
 TEST_CASE("the duplicate set holds three quarters of its slots before it grows", "[scale6]") {

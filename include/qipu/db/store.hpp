@@ -229,6 +229,7 @@ class Importer {
   std::size_t in_batch_ = 0;
   std::int64_t existing_ = 0;              // the largest game id when the import started
   std::int64_t secure_delete_before_ = 0;  // and its secure_delete
+  std::int64_t cache_size_before_ = 0;     // and its cache_size
   bool aggregate_ = true;                  // keeps_aggregate()
   HashSet64 hashes_;
   struct {
