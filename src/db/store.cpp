@@ -632,10 +632,9 @@ Importer::Importer(Connection& db, ImportOptions options) : db_(db), opt_(option
   // pages written anyway: a 1 M-game step into 6 M wrote 7.5 GB instead of 9.9, and its
   // wall time fell 10-20 % (bench_import.md, 2026-12-02, secure_delete).
   db_.exec("PRAGMA secure_delete = FAST");
-  // SQLite's default cache of 2 MB spilled the dirty pages of a batch's merges into the WAL
-  // and read them back, and read the indexes' upper pages again for every insert: with
-  // 32 MB a 1 M step into 10 M took 8 % less CPU and 1.3 s less system time (peak RSS
-  // +40 MB, still under 500 MB at 10 M games; bench_import.md, 2026-12-05).
+  // With SQLite's default cache of 2 MB a 1 M step into 10 M games read 10.4 GB and wrote
+  // 4.9; with 32 MB it reads 7 % and writes 6 % less, and took 7 % less CPU (peak RSS about
+  // 30 MiB more, 476 at most; bench_import.md, 2026-12-05).
   cache_size_before_ = pragma_int(db_, "cache_size");
   db_.exec("PRAGMA cache_size = " + std::to_string(ImportCacheSize));
   if (existing_ == 0) choose_aggregate();
