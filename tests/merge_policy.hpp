@@ -14,7 +14,7 @@ namespace merge_test {
 inline std::uint64_t add_run(std::vector<std::uint64_t>& sizes, std::uint64_t n) {
   sizes.push_back(n);
   std::uint64_t written = 0;
-  while (std::size_t m = qipu::db::runs_to_merge(sizes, qipu::db::IndexRunBase)) {
+  while (std::size_t m = qipu::db::runs_to_merge(sizes, qipu::db::IndexRunBase, qipu::db::IndexUpperFanout)) {
     std::uint64_t merged = 0;
     for (std::size_t i = 0; i < m; ++i) merged += sizes[sizes.size() - 1 - i];
     sizes.resize(sizes.size() - m);

@@ -4,6 +4,7 @@
 // held up. Pure functions and a few thousand two-move games: well under a second.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -44,16 +45,21 @@ TEST_CASE("eight default batches merge into one run of level 1", "[scale3]") {
   }
 }
 
-TEST_CASE("up to 2.5 M games each index entry is written once a level, three times in all", "[scale3]") {
-  // 128 batches of 20,000 games: level 0 (the batch), level 1 (eight batches), level 2
-  // (64 batches). A level-1 run that is merged once more at level 0 would make it 3.44.
+TEST_CASE("up to 10 M games each index entry is written twice and then once more at level 2", "[scale3]") {
+  // Batches of 20,000 games: level 0 (the batch), level 1 (eight batches), level 2 (64
+  // level-1 runs, 512 batches: 10.24 M games).
   for (std::uint64_t plies : {60, 83}) {
     INFO(plies << " plies a game");
     std::vector<std::uint64_t> sizes;
     std::uint64_t n = batch_entries(plies);
-    std::uint64_t written = entries_written(n, 128, sizes);
-    CHECK(written == 3 * 128 * n);
-    CHECK(sizes == std::vector<std::uint64_t>{64 * n, 64 * n});
+    std::uint64_t written = entries_written(n, 511, sizes);
+    CHECK(written == 511 * n + 63 * 8 * n);
+    CHECK(sizes.size() == 63 + 7);
+    CHECK(std::count(sizes.begin(), sizes.end(), 8 * n) == 63);
+    written += entries_written(n, 1, sizes);
+    CHECK(written == 512 * n + 64 * 8 * n + 512 * n);
+    CHECK(sizes == std::vector<std::uint64_t>{512 * n});
+    CHECK(db::run_level(sizes[0], db::IndexRunBase, db::IndexUpperFanout) == 2);
   }
 }
 

@@ -171,27 +171,31 @@ TEST_CASE("merges of random runs give every key once, with the counts of all run
   }
 }
 
-TEST_CASE("the size policy keeps fewer than MergeFanout runs a level, however many batches come", "[scale_merge]") {
-  // Batches of about one level-0 run each, and some small ones (an import's last batch).
+TEST_CASE("the size policy keeps fewer runs a level than the level merges at once", "[scale_merge]") {
+  // Batches of about one level-0 run each, and some small ones (an import's last batch):
+  // 5000 of them reach level 2 (a merge of 64 level-1 runs of eight batches each).
   std::vector<std::uint64_t> sizes;
   std::uint64_t total = 0;
   std::mt19937_64 rng(3);
+  int highest = 0;
   for (int batch = 0; batch < 5000; ++batch) {
     std::uint64_t n = batch % 7 == 0 ? 1 + rng() % 1000 : db::IndexRunBase / 2 + rng() % db::IndexRunBase;
     merge_test::add_run(sizes, n);
     total += n;
     std::map<int, std::size_t> per_level;
-    for (auto s : sizes) ++per_level[db::run_level(s, db::IndexRunBase)];
+    for (auto s : sizes) ++per_level[db::run_level(s, db::IndexRunBase, db::IndexUpperFanout)];
     for (auto [level, runs] : per_level) {
       INFO("batch " << batch << ", level " << level);
-      REQUIRE(runs < db::MergeFanout);
+      REQUIRE(runs < (level == 0 ? db::MergeFanout : db::IndexUpperFanout));
+      highest = std::max(highest, level);
     }
   }
+  CHECK(highest == 2);
   std::uint64_t sum = 0;
   for (auto s : sizes) sum += s;
   CHECK(sum == total);
-  // A lookup reads every run: fewer than MergeFanout a level, a handful of levels.
-  CHECK(sizes.size() < 4 * db::MergeFanout);
+  // A lookup reads every run: fewer than a level's fanout a level, three levels.
+  CHECK(sizes.size() < db::MergeFanout + 2 * db::IndexUpperFanout);
 }
 
 namespace {
@@ -303,10 +307,15 @@ TEST_CASE("merges done a part at a time give what whole merges give, and lookups
   CHECK(import_test::number(*c, "SELECT entries FROM tseg") == std::int64_t(expected.size()));
 }
 
-TEST_CASE("merges done in parts keep fewer than MergeFanout runs a level, and reach the levels above",
+TEST_CASE("merges done in parts keep at most a level's fanout of runs a level, and reach the levels above",
           "[scale_merge]") {
-  // Runs of 40 entries, level 0 below 8 * 8: a level-3 run is 512 of them merged.
+  // Runs of 40 entries, level 0 below 8 * 8: 512 of them merged are a run of level 3 when
+  // eight runs of a level merge, of level 2 when 64 above level 0 do (the position index).
   constexpr std::uint64_t Base = 8;
+  auto upper = GENERATE(db::MergeFanout, db::IndexUpperFanout);
+  INFO("runs above level 0 merged " << upper << " at a time");
+  db::runs::Tables tables = PartTables;
+  tables.upper_fanout = upper;
   auto c = test_tables("parts_levels");
   std::map<std::int64_t, std::uint64_t> expected;
   std::uint64_t largest = 0;
@@ -314,23 +323,23 @@ TEST_CASE("merges done in parts keep fewer than MergeFanout runs a level, and re
     std::vector<std::int64_t> keys;
     for (std::int64_t i = 0; i < 40; ++i) keys.push_back((run * 7919 + i * 104729) % 100'003);
     for (auto k : keys) ++expected[k];
-    write_run(*c, keys, PartTables);
+    write_run(*c, keys, tables);
     c->exec("BEGIN");
-    db::runs::merge_by_size<CountedCodec>(*c, PartTables, Base, 50);
+    db::runs::merge_by_size<CountedCodec>(*c, tables, Base, 50);
     c->exec("COMMIT");
     // The runs as the policy sees them: targets at the size they will have, not their sources.
-    auto r = db::runs::without_sources(db::runs::list(*c, PartTables));
+    auto r = db::runs::without_sources(db::runs::list(*c, tables));
     std::map<int, std::size_t> per_level;
     for (auto size : r.sizes) {
-      ++per_level[db::run_level(size, Base)];
+      ++per_level[db::run_level(size, Base, upper)];
       largest = std::max(largest, size);
     }
     for (auto [level, runs] : per_level) {
       INFO("after run " << run << ", level " << level);
-      REQUIRE(runs <= db::MergeFanout);  // eight while the eighth is still being merged into
+      REQUIRE(runs <= (level == 0 ? db::MergeFanout : upper));  // the last while it is being merged into
     }
   }
-  CHECK(largest >= 512 * 40);  // a level-3 merge began
+  CHECK(largest >= 512 * 40);  // the merge of 512 runs began
   for (std::int64_t k : {std::int64_t(0), std::int64_t(7919), std::int64_t(50'000), std::int64_t(100'002)}) {
     auto it = expected.find(k);
     CHECK(count_of_key(*c, k) == (it == expected.end() ? 0 : it->second));

@@ -27,7 +27,7 @@ struct BatchCodec {
   }
 };
 
-constexpr runs::Tables IndexTables{"segment", "posting", "segment_merge", true};
+constexpr runs::Tables IndexTables{"segment", "posting", "segment_merge", true, IndexUpperFanout};
 
 // The keys with at least `at` entries of sorted entries.
 void add_popular(const std::vector<PositionIndexWriter::Packed>& entries, std::uint64_t at,
@@ -68,18 +68,20 @@ void PositionIndexWriter::flush(Connection& db, Popularity rule, std::vector<std
   entries_.clear();  // the memory is kept for the next batch, of about the same size
 }
 
-int run_level(std::uint64_t size, std::uint64_t base) {
-  int level = 0;
-  for (std::uint64_t s = base * MergeFanout; size >= s && level < 40; s *= MergeFanout) ++level;
+int run_level(std::uint64_t size, std::uint64_t base, std::uint64_t upper) {
+  if (size < base * MergeFanout) return 0;
+  // By division, so that no size (one read from a damaged file) overflows a product.
+  int level = 1;
+  for (std::uint64_t n = size / (base * MergeFanout); n >= upper; n /= upper) ++level;
   return level;
 }
 
-std::size_t runs_to_merge(const std::vector<std::uint64_t>& sizes, std::uint64_t base) {
+std::size_t runs_to_merge(const std::vector<std::uint64_t>& sizes, std::uint64_t base, std::uint64_t upper) {
   if (sizes.empty()) return 0;
-  int level = run_level(sizes.back(), base);
+  int level = run_level(sizes.back(), base, upper);
   std::size_t same = 0;
-  while (same < sizes.size() && run_level(sizes[sizes.size() - 1 - same], base) <= level) ++same;
-  return same >= MergeFanout ? same : 0;
+  while (same < sizes.size() && run_level(sizes[sizes.size() - 1 - same], base, upper) <= level) ++same;
+  return same >= (level == 0 ? MergeFanout : upper) ? same : 0;
 }
 
 std::size_t small_runs(const std::vector<std::uint64_t>& sizes, std::uint64_t base) {

@@ -84,6 +84,8 @@ struct Tables {
   // Chunks fill a page, however large (the position index, most of an import's rows);
   // otherwise they stay within LookupChunkBytes.
   bool whole_pages = false;
+  // Runs of a level above 0 merged at a time (runs_to_merge).
+  std::uint64_t upper_fanout = MergeFanout;
 };
 
 // The chunk size of t's posting table in db.
@@ -683,7 +685,8 @@ inline std::optional<std::pair<std::size_t, std::size_t>> due_merge(Connection& 
   auto in_progress = merges(db, t);
   auto id_taken = db.prepare(std::string("SELECT 1 FROM ") + t.segment + " WHERE id = ?");
   for (std::size_t last = r.ids.size(); last > 0; --last) {
-    std::size_t n = runs_to_merge(std::vector<std::uint64_t>(r.sizes.begin(), r.sizes.begin() + last), base);
+    std::size_t n =
+        runs_to_merge(std::vector<std::uint64_t>(r.sizes.begin(), r.sizes.begin() + last), base, t.upper_fanout);
     if (n == 0) continue;
     std::int64_t first_id = r.ids[last - n], last_id = r.ids[last - 1];
     if (last_id == INT64_MAX) continue;  // no id after it (a damaged file)
@@ -699,7 +702,7 @@ inline std::optional<std::pair<std::size_t, std::size_t>> due_merge(Connection& 
 
 // Merges runs while runs_to_merge says so. With a merge table, a merge is started rather
 // than done, and every merge in progress then writes `budget` entries more: the largest
-// merge (100 M entries at 1.28 M games) spread over the batches that follow, not held by one
+// merge (860 M entries at 10.24 M games) spread over the batches that follow, not held by one
 // (bench_import.md, "Merges a part at a time").
 template <class Codec>
 void merge_by_size(Connection& db, Tables t, std::uint64_t base, std::uint64_t budget = UINT64_MAX,
@@ -707,7 +710,7 @@ void merge_by_size(Connection& db, Tables t, std::uint64_t base, std::uint64_t b
   if (!merges_kept(db, t)) {
     for (;;) {
       auto r = list(db, t);
-      std::size_t n = runs_to_merge(r.sizes, base);
+      std::size_t n = runs_to_merge(r.sizes, base, t.upper_fanout);
       if (n == 0) return;
       merge_newest<Codec>(db, t, r, n, popular);
     }

@@ -65,21 +65,28 @@ class PositionIndexWriter {
 };
 
 // Segments are merged as they come, by size, in the manner of a log-structured merge
-// tree: when the newest MergeFanout runs are of one level (sizes within a factor
-// MergeFanout of each other, above `base`), they become one run of the next level. Each
-// entry is so rewritten about log_MergeFanout(total / base) times whatever the database's
-// size, and a lookup reads at most MergeFanout runs a level, and the sources of the merges
-// in progress (merge_position_index).
+// tree: when the newest runs are of one level (sizes within a factor of the level's fanout
+// of each other, above `base`), MergeFanout of them of level 0, or `upper` of a level above,
+// they become one run of the next level. Each entry is so rewritten about once a level
+// whatever the database's size, and a lookup reads at most a level's fanout of runs a
+// level, and the sources of the merges in progress (merge_position_index).
 constexpr std::uint64_t MergeFanout = 8;
+// The position index merges 64 runs of a level above 0, not eight: up to 10 M games an
+// entry is written twice (its batch, the merge of eight batches), not three times, and no
+// step of a 10 M import holds a merge of 100 M entries. Its runs are smaller, so the index
+// takes more bytes an entry (a chunk's keys are farther apart), and a lookup reads up to 70
+// runs instead of 17 (bench_import.md, 2026-12-05).
+constexpr std::uint64_t IndexUpperFanout = 64;
 // Runs below MergeFanout times this many entries are of level 0. At most the entries of a
 // default batch (20,000 games of 60-85 plies: 1.2-1.7 M), so that the merge of eight batches
 // is a run of level 1: at 2^21 it was still of level 0 and was merged again with the next
 // seven batches, writing each entry about 3.45 times by 2.5 M games instead of 3
 // (bench_import.md, 2026-12-02, branch scale3).
 constexpr std::uint64_t IndexRunBase = 1u << 20;
-int run_level(std::uint64_t size, std::uint64_t base);
+int run_level(std::uint64_t size, std::uint64_t base, std::uint64_t upper = MergeFanout);
 // How many of the newest runs to merge into one, given the runs' sizes oldest first (0: none).
-std::size_t runs_to_merge(const std::vector<std::uint64_t>& sizes, std::uint64_t base);
+std::size_t runs_to_merge(const std::vector<std::uint64_t>& sizes, std::uint64_t base,
+                          std::uint64_t upper = MergeFanout);
 // How many of the newest runs are of level 0.
 std::size_t small_runs(const std::vector<std::uint64_t>& sizes, std::uint64_t base);
 
