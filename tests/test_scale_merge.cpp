@@ -580,7 +580,7 @@ TEST_CASE("a version 4 database is read as it is and gains the merge table when 
           std::uint64_t(import_test::number(*c, "SELECT sum(plies + 1) FROM game")));
   }
   auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
-  CHECK(import_test::number(*c, "PRAGMA user_version") == 5);
+  CHECK(import_test::number(*c, "PRAGMA user_version") == db::SchemaVersion);
   CHECK(import_test::number(*c, "SELECT count(*) FROM sqlite_master WHERE name = 'segment_merge'") == 1);
 }
 

@@ -182,6 +182,10 @@ void upgrade_to_5(Connection& db) {
   db.exec("PRAGMA user_version = 5");
 }
 
+// Version 5 to 6: nothing to convert, as chunks written before still decode; from now on
+// new chunks code game ids from the chunk's first, which a qipu before 6 must not read.
+void upgrade_to_6(Connection& db) { db.exec("PRAGMA user_version = 6"); }
+
 // Creates the schema in a new file, or upgrades an older one (a version 2 database made
 // before the unindexed table gets that too); then adds the tables of @every-open.
 void create_schema(Connection& db) {
@@ -195,6 +199,7 @@ void create_schema(Connection& db) {
   if (pragma_int(db, "user_version") == 2) upgrade_to_3(db);
   if (pragma_int(db, "user_version") == 3) upgrade_to_4(db);
   if (pragma_int(db, "user_version") == 4) upgrade_to_5(db);
+  if (pragma_int(db, "user_version") == 5) upgrade_to_6(db);
   tx.commit();
   db.exec(every_open_sql());
 }

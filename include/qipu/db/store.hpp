@@ -26,10 +26,11 @@ namespace qipu::db {
 // 3: the explorer's aggregate (explore_segment, explore_posting). 4: the player index
 // (player_segment, player_posting; db/player_index.hpp) instead of game_white and
 // game_black. 5: position index merges done a part at a time (segment_merge), which a
-// qipu before it would read as duplicated entries. Older databases are read as they are
-// (explore scans, player searches use the SQLite indexes) and upgraded when opened for
-// writing.
-constexpr int SchemaVersion = 5;
+// qipu before it would read as duplicated entries. 6: index chunks whose game ids are
+// coded from the chunk's first (src/db/index_codec.hpp), which a qipu before it would read
+// as wrong games. Older databases are read as they are (explore scans, player searches use
+// the SQLite indexes) and upgraded when opened for writing.
+constexpr int SchemaVersion = 6;
 
 // Opens (and for writing, creates or upgrades) a qipu database. Refuses files that are
 // not SQLite databases, databases of other programs, and newer schema versions.
