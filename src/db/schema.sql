@@ -1,4 +1,4 @@
--- qipu database, schema version 5. Applied by src/db/store.cpp, which records the
+-- qipu database, schema version 6. Applied by src/db/store.cpp, which records the
 -- version in PRAGMA user_version.
 
 -- Names are unique: the importer reads them all and interns them in memory, so they
@@ -72,7 +72,8 @@ CREATE TABLE reject (
 
 -- Position index: the Polyglot key of every mainline position, as sorted runs
 -- ("segments") cut into chunks of delta-encoded (key, game, ply) entries
--- (src/db/position_index.cpp). Keys are stored as their top 48 bits; matches are
+-- (src/db/position_index.cpp; their layout, and the one of chunks before version 6, in
+-- src/db/index_codec.hpp). Keys are stored as their top 48 bits; matches are
 -- verified by replaying the game.
 CREATE TABLE segment (id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);
 CREATE TABLE posting (
