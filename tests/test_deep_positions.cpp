@@ -177,6 +177,37 @@ TEST_CASE("deep positions: a key is popular in a run or a merge holding one in `
   }
 }
 
+TEST_CASE("deep positions: a merge counts a key popular from MergeLeastPopular entries, not a batch's least count",
+          "[explorer]") {
+  auto games = import_test::world_championships();
+  REQUIRE(games.size() > 200);
+  fs::path path = import_test::temp_db("deep_positions", "merge_least");
+  auto c = db::open_database(path.string(), db::Connection::Mode::ReadWrite);
+  // A share too small to count: the least count decides, 16 in a batch's run, 5 in a merge.
+  const db::Popularity rule{UINT64_MAX, 16};
+  db::PositionIndexWriter w;
+  std::map<std::uint64_t, std::uint64_t> all;
+  std::uint64_t n = 0;
+  c->exec("BEGIN");
+  for (std::size_t b = 0; b < db::MergeFanout; ++b) {
+    for (std::size_t g = b * 25; g < (b + 1) * 25; ++g) {
+      auto keys = game::position_keys(games[g]);
+      w.add_game(keys, std::int64_t(g) + 1);
+      for (Key k : keys) ++all[db::index_key(k)];
+      n = keys.size();
+    }
+    std::vector<std::uint64_t> found;
+    w.flush(*c, rule, &found);
+  }
+  std::vector<std::uint64_t> merged;
+  db::merge_position_index(*c, n, rule, &merged);
+  c->exec("COMMIT");
+  REQUIRE(number(*c, "SELECT count(*) FROM segment") == 1);
+  auto expected = keys_from(all, db::MergeLeastPopular);
+  CHECK(sorted(merged) == expected);
+  CHECK(keys_from(all, 16).size() < expected.size());
+}
+
 TEST_CASE("deep positions: the rows and the games before them give the scan's answer", "[explorer]") {
   auto games = import_test::world_championships();
   REQUIRE(games.size() > 900);

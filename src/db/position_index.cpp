@@ -91,7 +91,7 @@ std::size_t small_runs(const std::vector<std::uint64_t>& sizes, std::uint64_t ba
 }
 
 void merge_position_index(Connection& db, std::uint64_t added, Popularity rule, std::vector<std::uint64_t>* popular) {
-  runs::PopularKeys found{rule, {}};
+  runs::PopularKeys found{{rule.per, std::min(rule.min, MergeLeastPopular)}, {}};
   // A quarter more than the batch's own: a merge ends a little before the next of its level
   // is due (after as many entries again as it merges), so that one rarely waits for another.
   runs::merge_by_size<IndexCodec>(db, IndexTables, IndexRunBase, std::max(added + added / 4, IndexRunBase),

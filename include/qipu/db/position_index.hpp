@@ -34,6 +34,12 @@ struct Popularity {
     return per == 0 ? UINT64_MAX : std::max(min, entries / per);
   }
 };
+// A merge's least count is at most this: up to 10 M games the largest merges are of 160,000
+// games (IndexUpperFanout), where one entry in four million is 3.3 and a batch's least count,
+// 16, would be one game in 10,000, leaving positions that one in 10,000 to 50,000 games reach
+// to the scan; 5 is that share's count and about one standard deviation more, so that a key
+// below the share is seldom popular by chance.
+constexpr std::uint64_t MergeLeastPopular = 5;
 
 // Collects the entries of one transaction and writes them as one segment.
 class PositionIndexWriter {
@@ -94,7 +100,8 @@ std::size_t small_runs(const std::vector<std::uint64_t>& sizes, std::uint64_t ba
 // Merges are done a part at a time: each call writes 1.25 times `added` (the entries the
 // batch wrote), and at least IndexRunBase, into every merge in progress, so that a merge
 // ends before the next of its level is due. With `popular`, the index keys popular in a
-// merge (by the merge's whole size) are added to it.
+// merge (by the merge's whole size, and a least count of at most MergeLeastPopular) are
+// added to it.
 void merge_position_index(Connection& db, std::uint64_t added, Popularity rule = {},
                           std::vector<std::uint64_t>* popular = nullptr);
 
