@@ -9,6 +9,7 @@
 
 #include <map>
 #include <random>
+#include <set>
 
 #include "db/index_codec.hpp"
 #include "db/runs.hpp"
@@ -319,6 +320,7 @@ TEST_CASE("merges done in parts keep at most a level's fanout of runs a level, a
   auto c = test_tables("parts_levels");
   std::map<std::int64_t, std::uint64_t> expected;
   std::uint64_t largest = 0;
+  std::set<std::uint64_t> sizes_seen;
   for (std::int64_t run = 0; run < 600; ++run) {
     std::vector<std::int64_t> keys;
     for (std::int64_t i = 0; i < 40; ++i) keys.push_back((run * 7919 + i * 104729) % 100'003);
@@ -333,6 +335,7 @@ TEST_CASE("merges done in parts keep at most a level's fanout of runs a level, a
     for (auto size : r.sizes) {
       ++per_level[db::run_level(size, Base, upper)];
       largest = std::max(largest, size);
+      sizes_seen.insert(size);
     }
     for (auto [level, runs] : per_level) {
       INFO("after run " << run << ", level " << level);
@@ -340,6 +343,8 @@ TEST_CASE("merges done in parts keep at most a level's fanout of runs a level, a
     }
   }
   CHECK(largest >= 512 * 40);  // the merge of 512 runs began
+  // Eight level-1 runs (of eight runs each) merged into one only where eight merge above level 0.
+  CHECK(sizes_seen.count(64 * 40) == (upper == db::MergeFanout ? 1u : 0u));
   for (std::int64_t k : {std::int64_t(0), std::int64_t(7919), std::int64_t(50'000), std::int64_t(100'002)}) {
     auto it = expected.find(k);
     CHECK(count_of_key(*c, k) == (it == expected.end() ? 0 : it->second));

@@ -25,6 +25,7 @@ constexpr std::uint64_t ChunkMarkBefore6 = 0, ChunkMark = 1;
 inline std::uint64_t zigzag(std::int64_t v) { return (std::uint64_t(v) << 1) ^ std::uint64_t(v >> 63); }
 inline std::int64_t unzigzag(std::uint64_t z) { return std::int64_t((z >> 1) ^ (~(z & 1) + 1)); }
 
+// Differences in unsigned arithmetic: ids decoded from a damaged file may be any int64.
 template <class E>
 const E* encode_entries(const E* begin, const E* end, std::size_t bytes, std::string& out, std::int64_t base) {
   std::int64_t first = 0;
@@ -39,10 +40,10 @@ const E* encode_entries(const E* begin, const E* end, std::size_t bytes, std::st
     q = put_varint(q, e.key - prev->key);
     if (e.key == prev->key) {
       bool new_ply = e.ply != prev->ply;
-      q = put_varint(q, (std::uint64_t(e.game - prev->game) << 1) | std::uint64_t(new_ply));
+      q = put_varint(q, ((std::uint64_t(e.game) - std::uint64_t(prev->game)) << 1) | std::uint64_t(new_ply));
       return new_ply ? put_varint(q, std::uint64_t(e.ply)) : q;
     }
-    q = put_varint(q, zigzag(game - first));
+    q = put_varint(q, zigzag(std::int64_t(std::uint64_t(game) - std::uint64_t(first))));
     return put_varint(q, std::uint64_t(e.ply));
   });
 }
