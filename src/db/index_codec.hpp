@@ -22,9 +22,6 @@ namespace qipu::db {
 // batch's packed entry whose game is an offset from `base`.
 constexpr std::uint64_t ChunkMarkBefore6 = 0, ChunkMark = 1;
 
-inline std::uint64_t zigzag(std::int64_t v) { return (std::uint64_t(v) << 1) ^ std::uint64_t(v >> 63); }
-inline std::int64_t unzigzag(std::uint64_t z) { return std::int64_t((z >> 1) ^ (~(z & 1) + 1)); }
-
 // Differences in unsigned arithmetic: ids decoded from a damaged file may be any int64.
 template <class E>
 const E* encode_entries(const E* begin, const E* end, std::size_t bytes, std::string& out, std::int64_t base) {

@@ -48,12 +48,11 @@ constexpr std::uint64_t TotalRunBase = 1u << 15;
 // An optional number as a varint: 0 for none, else its zigzag form plus one.
 std::uint64_t optional_field(std::optional<std::int64_t> v) {
   if (!v) return 0;
-  return ((std::uint64_t(*v) << 1) ^ std::uint64_t(*v >> 63)) + 1;
+  return zigzag(*v) + 1;
 }
 std::optional<std::int64_t> optional_value(std::uint64_t f) {
   if (f == 0) return std::nullopt;
-  --f;
-  return std::int64_t(f >> 1) ^ -std::int64_t(f & 1);
+  return unzigzag(f - 1);
 }
 
 using TotalEntry = PlayerTotalsWriter::Entry;

@@ -91,5 +91,9 @@ inline bool get_varint(std::string_view& in, std::uint64_t& v) {
   }
   return false;
 }
+// A signed number as an unsigned one that is small when the number is near 0 (0, -1, 1,
+// -2, ...), so that its varint is short either way.
+inline std::uint64_t zigzag(std::int64_t v) { return (std::uint64_t(v) << 1) ^ std::uint64_t(v >> 63); }
+inline std::int64_t unzigzag(std::uint64_t z) { return std::int64_t((z >> 1) ^ (~(z & 1) + 1)); }
 
 }  // namespace qipu::db

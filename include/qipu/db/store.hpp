@@ -156,10 +156,11 @@ struct ImportOptions {
   // Positions past the aggregate's depth are counted as its positions are from the first run
   // or merge of the position index in which their key is popular on, so that the explorer
   // scans only the games before (src/db/deep_positions.hpp); per 0: none. One entry in four
-  // million is about one game in 50,000 (some 80 entries a game): 25 entries in a merge of
-  // 1.28 M games; no fewer than 16 in a batch's run, so that one of 20,000 games does not take
-  // chance for it (5 in a merge: MergeLeastPopular). One in a million left positions that 255-680 of 10 M games reach to the scan,
-  // medians 25-27 ms; one in four million answers them in 17-19 ms, for about 5 % more import
+  // million is about one game in 50,000 (some 80 entries a game): 3.3 entries in a merge of
+  // 160,000 games, the largest below 10.24 M (IndexUpperFanout); no fewer than 16 in a batch's
+  // run, so that one of 20,000 games does not take chance for it, and 5 in a merge
+  // (MergeLeastPopular). One in a million left positions that 255-680 of 10 M games reach to
+  // the scan, medians 25-27 ms; one in four million answers them in 17-19 ms, for about 5 % more import
   // CPU at 10 M games (bench_import.md). Tests, with few games, set `min` low.
   Popularity deep_positions{4'000'000, 16};
   // About how many games the import will add, when the caller can tell (qipu import, from
