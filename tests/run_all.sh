@@ -72,7 +72,7 @@ ctest --test-dir build-release -j2 --output-on-failure
 stage "suite under AddressSanitizer and UBSan (skipping: $ASAN_SKIP)"
 # clang, which the fuzz targets need anyway, compiles this in half GCC's time; one build
 # serves the tests and the fuzz targets (compiling the library once less).
-targets=(fuzz_pgn fuzz_fen fuzz_move fuzz_convert)
+targets=(fuzz_pgn fuzz_fen fuzz_move fuzz_convert fuzz_runs)
 cmake -S . -B build-asan $(generator build-asan) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 -DQIPU_FUZZ=ON
 cmake --build build-asan -j2 --target qipu_tests "${targets[@]}"
 # The fast tests only: the corpus, slow and browser tests read whole collections or drive
@@ -100,7 +100,7 @@ fuzz() {
   return $status
 }
 # Two at a time, one a core: the same fuzzing in half the wall time.
-for pair in "fuzz_pgn fuzz_fen" "fuzz_move fuzz_convert"; do
+for pair in "fuzz_pgn fuzz_fen" "fuzz_move fuzz_convert" "fuzz_runs"; do
   pids=()
   for t in $pair; do
     fuzz "$t" &
