@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <iterator>
 #include <memory>
 #include <string>
@@ -13,7 +14,7 @@
 
 #include <sqlite3.h>
 
-#include "fuzz_util.hpp"
+#include "../replay_util.hpp"
 #include "qipu/db/explore.hpp"
 #include "qipu/db/player_index.hpp"
 #include "qipu/db/player_totals.hpp"
@@ -34,21 +35,11 @@ struct Template {
   std::vector<Position> positions;  // the start, an aggregated one, and some deep ones
 };
 
-std::string slurp(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) std::abort();
-  std::string s;
-  char buf[65536];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) s.append(buf, n);
-  std::fclose(f);
-  return s;
-}
-
 // The four classics, each six times, two copies at a time in batches of four games: a
 // batch's run finds the deep positions of the two games it holds twice (two entries make a
 // key popular here), and the later copies are counted in deep rows. All in memory.
 Template make_template() {
-  auto games = fuzz::read_all(slurp(QIPU_DATA "/classics.pgn"));
+  auto games = replayed_games({{QIPU_DATA "/classics.pgn", std::nullopt}}, 1);
   Template t;
   t.db = db::open_database(":memory:", db::Connection::Mode::ReadWrite);
   db::ImportOptions o;
